@@ -1,0 +1,44 @@
+# Two entry points: `make site` builds public/, `make test` runs every test.
+# Each installs what it needs once; stamps make a second run skip the installs.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: site test serve validate schema clean deps
+
+deps: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+$(CHROMIUM):
+	apt-get update
+	apt-get install -y --no-install-recommends chromium
+
+site: deps
+	$(BIN)/benchdb build
+	@echo "Site built: open public/index.html through 'make serve' (http://127.0.0.1:1313/)"
+
+validate: $(VENV)/.installed
+	$(BIN)/benchdb validate
+
+schema: $(VENV)/.installed
+	$(BIN)/benchdb schema --write
+
+test: deps $(CHROMIUM)
+	$(BIN)/pytest
+
+serve: deps
+	$(BIN)/benchdb build --serve
+
+clean:
+	rm -rf public build

@@ -1,0 +1,1 @@
+"""benchdb ingestion: validation, DuckDB loading, export and the site build."""

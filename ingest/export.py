@@ -1,0 +1,125 @@
+"""Publish step: write the downloads and the JSON the Hugo site reads, from the database only.
+
+Everything the site shows about results comes out of DuckDB here, so the pages, the
+downloads and the database cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+
+from schema.models import Provenance
+
+from .load import provenance_text
+
+# The published columns of results.csv / results.parquet, in order.
+RESULT_COLUMNS = [
+    "study", "source", "system", "system_label", "storage_product", "raid_level", "drives", "chunk_kib",
+    "protocol", "doublewrite", "compression", "device", "benchmark", "threads", "state", "metric", "unit",
+    "value", "value_text", "value_kind", "provenance", "printed_as", "correction", "result",
+]
+RESULT_ORDER = "study, result_index, row_index, col_index"
+
+AXIS_LABELS = {"threads": "Concurrent users (threads)"}
+METRIC_LABELS = {
+    "tps": "Transactions per second", "qps": "Queries per second", "oet": "Order-entry transactions per minute",
+    "latency_avg_ms": "Average latency (ms)", "latency_p95_ms": "95th percentile latency (ms)",
+    "latency_p99_ms": "99th percentile latency (ms)", "rebuild_mb_s": "Rebuild speed (MB/s)",
+}
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[dict]:
+    cur = con.execute(sql, params or [])
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+def export_downloads(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    select = f"SELECT {', '.join(RESULT_COLUMNS)} FROM results ORDER BY {RESULT_ORDER}"
+    con.execute(f"COPY ({select}) TO '{(out_dir / 'results.csv').as_posix()}' (HEADER, DELIMITER ',')")
+    con.execute(f"COPY ({select}) TO '{(out_dir / 'results.parquet').as_posix()}' (FORMAT PARQUET)")
+    shutil.copyfile(db_path, out_dir / "benchmarks.duckdb")
+
+
+def _tables(bundle: dict, cells: list[dict]) -> list[dict]:
+    by_result: dict[str, list[dict]] = {}
+    for cell in cells:
+        by_result.setdefault(cell["result"], []).append(cell)
+    tables = []
+    for result in bundle["results"]:
+        if result["type"] != "table":
+            continue
+        rows: dict[int, dict] = {}
+        for cell in by_result.get(result["id"], []):
+            row = rows.setdefault(cell["row_index"], {"label": cell["row_label"], "system": cell["system"], "cells": []})
+            row["cells"].append({k: cell[k] for k in (
+                "value_text", "value", "value_kind", "provenance", "printed_as", "correction",
+                "metric", "unit", "state", "threads")})
+        tables.append({
+            "id": result["id"], "title": result["title"], "notes": result.get("notes"),
+            "value_kind": result["value_kind"],
+            "provenance": provenance_text(Provenance.model_validate(result["provenance"])),
+            "columns": [c["label"] for c in result["columns"]],
+            "rows": [rows[i] for i in sorted(rows)],
+        })
+    return tables
+
+
+def _charts(bundle: dict, cells: list[dict], labels: dict[str, str]) -> list[dict]:
+    charts = []
+    for chart in bundle["charts"]:
+        points = [
+            {"series": labels[c["system"]], "system": c["system"], "x": c[chart["x"]], "y": c["value"],
+             "text": c["value_text"], "state": c["state"], "kind": c["value_kind"], "provenance": c["provenance"],
+             "printed_as": c["printed_as"]}
+            for c in cells if c["metric"] == chart["metric"] and c[chart["x"]] is not None
+        ]
+        units = sorted({c["unit"] for c in cells if c["metric"] == chart["metric"]})
+        switch = None
+        if chart.get("switch"):
+            values = list(dict.fromkeys(p[chart["switch"]] for p in points))
+            switch = {"field": chart["switch"], "values": values, "default": values[0]}
+        charts.append({
+            "id": chart["id"], "title": chart["title"], "metric": chart["metric"], "unit": ", ".join(units),
+            "x_label": AXIS_LABELS[chart["x"]], "y_label": METRIC_LABELS.get(chart["metric"], chart["metric"]),
+            "series": list(dict.fromkeys(p["series"] for p in points)),
+            "switch": switch, "points": points,
+        })
+    return charts
+
+
+def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[str]:
+    """Write ``studies/<id>.json`` for Hugo; return the study ids."""
+    (out_dir / "studies").mkdir(parents=True, exist_ok=True)
+    ids = []
+    for study in _rows(con, "SELECT study, bundle FROM studies ORDER BY study"):
+        bundle = json.loads(study["bundle"])
+        cells = _rows(con, f"SELECT * FROM results WHERE study = ? ORDER BY {RESULT_ORDER}", [study["study"]])
+        labels = {s["id"]: s["label"] for s in bundle["systems"]}
+        doc = {
+            "id": bundle["id"], "title": bundle["title"], "summary": bundle["summary"],
+            "sources": bundle["sources"], "systems": bundle["systems"], "workloads": bundle["workloads"],
+            "transcriptions": bundle["transcriptions"], "notes": bundle["notes"],
+            "value_count": len(cells),
+            "tables": _tables(bundle, cells),
+            "charts": _charts(bundle, cells, labels),
+        }
+        path = out_dir / "studies" / f"{study['study']}.json"
+        path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
+        ids.append(study["study"])
+    return ids
+
+
+def export_all(*, db_path: Path, out_dir: Path) -> None:
+    """Write ``out_dir/static/data/*`` (downloads) and ``out_dir/data/studies/*.json`` (site data)."""
+    con = duckdb.connect(str(db_path), read_only=True)
+    try:
+        export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
+        export_site_data(con, out_dir=out_dir / "data")
+    finally:
+        con.close()

@@ -1,0 +1,143 @@
+"""Load validated bundles into a DuckDB database, built from scratch at a temporary path.
+
+The database only appears at its final path once it is complete (``os.replace``), so an
+interrupted or failed load never leaves a half-written database behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from decimal import Decimal
+from pathlib import Path
+from typing import Iterator
+
+import duckdb
+
+from schema.models import Artifact, Bundle, Provenance, ResultTable
+
+from .validate import LoadedBundle
+
+SQL_DIR = Path(__file__).with_name("sql")
+
+
+def provenance_text(prov: Provenance, *, line: int | None = None) -> str:
+    """One readable locator, e.g. ``graid-en: §Rebuilding Speed; table "…"; line 199``."""
+    parts = [f"§{prov.section}" if prov.section else None,
+             f"p. {prov.page}" if prov.page else None,
+             f'table "{prov.table}"' if prov.table else None,
+             f'figure "{prov.figure}"' if prov.figure else None]
+    line = line or prov.line
+    if line:
+        parts.append(f"line {line}")
+    return f"{prov.source}: " + "; ".join(p for p in parts if p)
+
+
+def table_cells(table: ResultTable, *, index: int, single_workload: str | None) -> Iterator[dict]:
+    """Every cell of a transcribed table with its merged coordinates."""
+    fixes = {(c.row, c.column): c for c in table.corrections}
+    for r, row in enumerate(table.rows):
+        for c, (col, text) in enumerate(zip(table.columns, row.cells(), strict=True)):
+            fix = fixes.get((row.system, col.label))
+            yield {
+                "result": table.id,
+                "result_index": index,
+                "row_index": r,
+                "col_index": c,
+                "row_label": row.label,
+                "column_label": col.label,
+                "source": table.provenance.source,
+                "system": row.system,
+                "workload": col.workload or table.defaults.workload or single_workload,
+                "threads": col.threads or row.threads or table.defaults.threads,
+                "state": col.state or row.state or table.defaults.state,
+                "metric": col.metric or table.defaults.metric,
+                "unit": col.unit or table.defaults.unit,
+                "value": float(Decimal(text)),
+                "value_text": text,
+                "value_kind": table.value_kind,
+                "provenance": provenance_text(table.provenance, line=row.line),
+                "printed_as": fix.printed if fix else None,
+                "correction": fix.reason if fix else None,
+            }
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> None:
+    if not rows:
+        return
+    cols = list(rows[0])
+    sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
+    con.executemany(sql, [[row[c] for c in cols] for row in rows])
+
+
+def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
+    b: Bundle = loaded.bundle
+    study = b.id
+    out: dict[str, list[dict]] = {
+        "studies": [{
+            "study": study, "title": b.title, "summary": b.summary, "schema_version": b.schema_version,
+            "bundle_path": loaded.file.as_posix(),
+            "bundle": json.dumps(b.model_dump(mode="json", exclude={"anchors"}), ensure_ascii=False),
+        }],
+        "sources": [{
+            "study": study, "source": s.id, "publisher": s.publisher, "title": s.title, "date": s.date,
+            "language": s.language, "role": s.role, "url": s.url, "identifier": s.identifier,
+        } for s in b.sources],
+        "systems": [{
+            "study": study, "system": s.id, "label": s.label,
+            "storage_product": s.storage.product, "storage_vendor": s.storage.vendor, "storage_kind": s.storage.kind,
+            "raid_level": s.raid.level if s.raid else None, "drives": s.raid.drives if s.raid else None,
+            "device": s.raid.drive_model if s.raid else None, "chunk_kib": s.raid.chunk_kib if s.raid else None,
+            "protocol": s.protocol,
+            "filesystem": s.filesystem.type if s.filesystem else None,
+            "mount_options": ",".join(s.filesystem.mount_options) if s.filesystem else None,
+            "db_engine": s.database.engine, "db_version": s.database.version,
+            "doublewrite": s.database.doublewrite, "compression": s.database.compression,
+            "buffer_pool_mib": s.database.buffer_pool_mib,
+            "host_cpu": s.host.cpu, "host_memory_gib": s.host.memory_gib,
+        } for s in b.systems],
+        "workloads": [{
+            "study": study, "workload": w.id, "tool": w.tool, "tool_version": w.tool_version, "test": w.test,
+            "tables": w.tables, "rows_per_table": w.rows_per_table, "data_size": w.data_size,
+            "distribution": w.distribution,
+        } for w in b.workloads],
+        "measurements": [],
+        "artifacts": [],
+    }
+    single = b.workloads[0].id if len(b.workloads) == 1 else None
+    for index, result in enumerate(b.results):
+        if isinstance(result, ResultTable):
+            cells = table_cells(result, index=index, single_workload=single)
+            out["measurements"].extend({"study": study, **cell} for cell in cells)
+        elif isinstance(result, Artifact):
+            data = (loaded.folder / result.path).read_bytes()
+            out["artifacts"].append({
+                "study": study, "artifact": result.id, "format": result.format, "path": result.path,
+                "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+            })
+    return out
+
+
+def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
+    """Create ``db_path`` from scratch; it is replaced only once the load has succeeded."""
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        con = duckdb.connect(str(tmp))
+        try:
+            for name in ("schema.sql", "results.sql"):
+                con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
+            for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
+                rows = _bundle_rows(loaded)
+                for table in ("studies", "sources", "systems", "workloads", "measurements", "artifacts"):
+                    _insert(con, table, rows[table])
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        os.replace(tmp, db_path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return db_path

@@ -1,0 +1,17 @@
+"""Artifact parsers, by format name: ``benchdb parse FORMAT FILE`` looks them up here.
+
+Each parser takes a path and returns JSON-ready data, or raises ParseError with a message
+of the form ``file:line: reason``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+
+class ParseError(Exception):
+    pass
+
+
+PARSERS: dict[str, Callable[[Path], dict]] = {}

@@ -1,0 +1,95 @@
+-- The benchdb database. Every load builds it from scratch from the validated bundles.
+
+CREATE TABLE studies (
+    study           VARCHAR PRIMARY KEY,
+    title           VARCHAR NOT NULL,
+    summary         VARCHAR NOT NULL,
+    schema_version  INTEGER NOT NULL,
+    bundle_path     VARCHAR NOT NULL,
+    bundle          JSON NOT NULL           -- the validated bundle, for setup details
+);
+
+CREATE TABLE sources (
+    study       VARCHAR NOT NULL REFERENCES studies (study),
+    source      VARCHAR NOT NULL,
+    publisher   VARCHAR NOT NULL,
+    title       VARCHAR NOT NULL,
+    date        VARCHAR,
+    language    VARCHAR NOT NULL,
+    role        VARCHAR NOT NULL,
+    url         VARCHAR,
+    identifier  VARCHAR,
+    PRIMARY KEY (study, source)
+);
+
+CREATE TABLE systems (
+    study            VARCHAR NOT NULL REFERENCES studies (study),
+    system           VARCHAR NOT NULL,
+    label            VARCHAR NOT NULL,
+    storage_product  VARCHAR NOT NULL,
+    storage_vendor   VARCHAR NOT NULL,
+    storage_kind     VARCHAR NOT NULL,
+    raid_level       VARCHAR,
+    drives           INTEGER,
+    device           VARCHAR,
+    chunk_kib        DOUBLE,
+    protocol         VARCHAR NOT NULL,
+    filesystem       VARCHAR,
+    mount_options    VARCHAR,
+    db_engine        VARCHAR NOT NULL,
+    db_version       VARCHAR NOT NULL,
+    doublewrite      BOOLEAN,
+    compression      VARCHAR,
+    buffer_pool_mib  INTEGER,
+    host_cpu         VARCHAR NOT NULL,
+    host_memory_gib  DOUBLE,
+    PRIMARY KEY (study, system)
+);
+
+CREATE TABLE workloads (
+    study           VARCHAR NOT NULL REFERENCES studies (study),
+    workload        VARCHAR NOT NULL,
+    tool            VARCHAR NOT NULL,
+    tool_version    VARCHAR,
+    test            VARCHAR NOT NULL,
+    tables          INTEGER,
+    rows_per_table  BIGINT,
+    data_size       VARCHAR,
+    distribution    VARCHAR,
+    PRIMARY KEY (study, workload)
+);
+
+-- One row per value: a table cell, or (later) a figure computed from an artifact.
+CREATE TABLE measurements (
+    study         VARCHAR NOT NULL REFERENCES studies (study),
+    result        VARCHAR NOT NULL,         -- the result table or artifact id
+    result_index  INTEGER NOT NULL,         -- position of the result in its bundle
+    row_index     INTEGER NOT NULL,         -- position as printed
+    col_index     INTEGER NOT NULL,
+    row_label     VARCHAR NOT NULL,
+    column_label  VARCHAR NOT NULL,
+    source        VARCHAR NOT NULL,
+    system        VARCHAR NOT NULL,
+    workload      VARCHAR NOT NULL,
+    threads       INTEGER,
+    state         VARCHAR,
+    metric        VARCHAR NOT NULL,
+    unit          VARCHAR NOT NULL,
+    value         DOUBLE NOT NULL,
+    value_text    VARCHAR NOT NULL,         -- the number exactly as recorded, e.g. 22048.90
+    value_kind    VARCHAR NOT NULL CHECK (value_kind IN ('exact', 'derived', 'approximate', 'measured')),
+    provenance    VARCHAR NOT NULL,
+    printed_as    VARCHAR,                  -- the source's damaged text, when corrected
+    correction    VARCHAR,                  -- why the printed text was read as value_text
+    PRIMARY KEY (study, result, row_index, col_index)
+);
+
+CREATE TABLE artifacts (
+    study     VARCHAR NOT NULL REFERENCES studies (study),
+    artifact  VARCHAR NOT NULL,
+    format    VARCHAR NOT NULL,
+    path      VARCHAR NOT NULL,
+    bytes     BIGINT NOT NULL,
+    sha256    VARCHAR NOT NULL,
+    PRIMARY KEY (study, artifact)
+);

@@ -1,0 +1,251 @@
+"""Validate result bundles: YAML, the v1 models, and the rules that span fields.
+
+``validate_paths`` returns every problem at once (never only the first), each as a
+``Problem`` naming the file, the line and the field.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from pydantic import ValidationError
+
+from schema.models import NUMBER_TEXT, Artifact, Bundle, ResultTable
+
+from .problems import Problem
+from .yamlfile import YamlDocument, YamlProblem, load_yaml
+
+BUNDLE_FILE = "bundle.yaml"
+
+
+@dataclass
+class LoadedBundle:
+    folder: Path
+    file: Path
+    bundle: Bundle
+    doc: YamlDocument
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def find_bundle_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
+    """Expand each path (a bundle.yaml, a bundle folder, or a folder of bundles)."""
+    files: list[Path] = []
+    problems: list[Problem] = []
+    for path in paths:
+        if path.is_file():
+            files.append(path)
+        elif (path / BUNDLE_FILE).is_file():
+            files.append(path / BUNDLE_FILE)
+        elif path.is_dir():
+            for sub in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith(".")):
+                if (sub / BUNDLE_FILE).is_file():
+                    files.append(sub / BUNDLE_FILE)
+                else:
+                    problems.append(Problem(_display(sub), None, "", "missing-file", f"no {BUNDLE_FILE} in this bundle folder"))
+        else:
+            problems.append(Problem(_display(path), None, "", "missing-file", "no such file or folder"))
+    return files, problems
+
+
+# --- turning pydantic errors into problems -------------------------------------------------
+
+_MESSAGES = {
+    "missing": "missing required field",
+    "extra_forbidden": "unknown key (not part of bundle format v1)",
+}
+
+
+def _yaml_path(data: Any, loc: tuple) -> tuple[tuple, str]:
+    """Map a pydantic location onto the YAML data: drop union tags, name list items by id."""
+    path: list = []
+    names: list[str] = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and isinstance(part, str) and part not in node and node.get("type") == part:
+            continue  # discriminator tag of a tagged union, not a key in the file
+        path.append(part)
+        if isinstance(part, int):
+            item = node[part] if isinstance(node, list) and part < len(node) else None
+            ident = item.get("id") if isinstance(item, dict) else None
+            names.append(f"[{ident}]" if isinstance(ident, str) else f"[{part}]")
+            node = item
+        else:
+            names.append(("." if names else "") + str(part))
+            node = node.get(part) if isinstance(node, dict) else None
+    return tuple(path), "".join(names)
+
+
+def _model_problems(display: str, doc: YamlDocument, exc: ValidationError) -> list[Problem]:
+    problems = []
+    for err in exc.errors():
+        path, name = _yaml_path(doc.data, tuple(err["loc"]))
+        message = _MESSAGES.get(err["type"]) or err["msg"]
+        if err["type"] not in _MESSAGES and "input" in err and not isinstance(err["input"], (dict, list)):
+            message = f"{message} (got {err['input']!r})"
+        problems.append(Problem(display, doc.line_of(path), name, err["type"], message))
+    return problems
+
+
+# --- rules across fields ------------------------------------------------------------------------
+
+
+class _Checker:
+    def __init__(self, display: str, folder: Path, bundle: Bundle, doc: YamlDocument) -> None:
+        self.display, self.folder, self.bundle, self.doc = display, folder, bundle, doc
+        self.problems: list[Problem] = []
+
+    def add(self, loc: tuple, kind: str, message: str) -> None:
+        path, name = _yaml_path(self.doc.data, loc)
+        self.problems.append(Problem(self.display, self.doc.line_of(path), name, kind, message))
+
+    def run(self) -> list[Problem]:
+        b = self.bundle
+        if b.id != self.folder.name:
+            self.add(("id",), "id-mismatch", f"id {b.id!r} does not match its folder name {self.folder.name!r}")
+        for section in ("sources", "systems", "workloads", "results", "charts"):
+            seen: dict[str, int] = {}
+            for i, item in enumerate(getattr(b, section)):
+                if item.id in seen:
+                    self.add((section, i, "id"), "duplicate-id",
+                             f"duplicate id {item.id!r} (also {section}[{seen[item.id]}])")
+                seen.setdefault(item.id, i)
+        sources = {s.id for s in b.sources}
+        systems = {s.id for s in b.systems}
+        workloads = {w.id for w in b.workloads}
+        for i, t in enumerate(b.transcriptions):
+            self._ref(("transcriptions", i, "source"), t.source, sources, "source")
+        for i, result in enumerate(b.results):
+            if isinstance(result, ResultTable):
+                self._table(i, result, sources, systems, workloads)
+            elif isinstance(result, Artifact):
+                self._artifact(i, result, systems, workloads)
+        self._charts()
+        return self.problems
+
+    def _ref(self, loc: tuple, value: str | None, known: set[str], what: str) -> None:
+        if value is not None and value not in known:
+            self.add(loc, "unknown-reference", f"no {what} with id {value!r} in this bundle")
+
+    def _table(self, i: int, t: ResultTable, sources: set, systems: set, workloads: set) -> None:
+        loc = ("results", i)
+        self._ref(loc + ("provenance", "source"), t.provenance.source, sources, "source")
+        self._ref(loc + ("defaults", "workload"), t.defaults.workload, workloads, "workload")
+        labels = [c.label for c in t.columns]
+        for j, col in enumerate(t.columns):
+            self._ref(loc + ("columns", j, "workload"), col.workload, workloads, "workload")
+            if labels.index(col.label) != j:
+                self.add(loc + ("columns", j, "label"), "duplicate-id", f"column label {col.label!r} is given twice")
+            merged = {k: getattr(col, k) or getattr(t.defaults, k) for k in ("metric", "unit", "workload")}
+            for key in ("metric", "unit"):
+                if merged[key] is None:
+                    self.add(loc + ("columns", j), "missing",
+                             f"column {col.label!r} has no {key} (set it on the column or in defaults)")
+            if merged["workload"] is None and len(workloads) != 1:
+                self.add(loc + ("columns", j), "missing",
+                         f"column {col.label!r} has no workload and the bundle has {len(workloads)} workloads")
+        rows = {}
+        for r, row in enumerate(t.rows):
+            self._ref(loc + ("rows", r, "system"), row.system, systems, "system")
+            if row.system in rows:
+                self.add(loc + ("rows", r, "system"), "duplicate-id", f"system {row.system!r} has two rows in this table")
+            rows[row.system] = row
+            cells = row.cells()
+            if len(cells) != len(t.columns):
+                self.add(loc + ("rows", r, "values"), "row-length",
+                         f"{len(cells)} values for {len(t.columns)} columns")
+            for c, text in enumerate(cells):
+                if not NUMBER_TEXT.match(text):
+                    col = labels[c] if c < len(labels) else f"#{c + 1}"
+                    self.add(loc + ("rows", r, "values"), "not-a-number",
+                             f"value {c + 1} ({col}) is {text!r}, not a plain number; record damaged text in corrections")
+        for k, fix in enumerate(t.corrections):
+            cloc = loc + ("corrections", k)
+            row = rows.get(fix.row)
+            if row is None:
+                self.add(cloc + ("row",), "unknown-reference", f"no row for system {fix.row!r} in this table")
+                continue
+            if fix.column not in labels:
+                self.add(cloc + ("column",), "unknown-reference", f"no column labelled {fix.column!r} in this table")
+                continue
+            cells = row.cells()
+            c = labels.index(fix.column)
+            if c < len(cells) and cells[c] != fix.value:
+                self.add(cloc + ("value",), "correction-mismatch",
+                         f"the table holds {cells[c]!r} in that cell, not {fix.value!r}")
+            if fix.printed == fix.value:
+                self.add(cloc + ("printed",), "correction-mismatch", "printed text equals the value: nothing was corrected")
+
+    def _artifact(self, i: int, a: Artifact, systems: set, workloads: set) -> None:
+        loc = ("results", i)
+        self._ref(loc + ("system",), a.system, systems, "system")
+        self._ref(loc + ("workload",), a.workload, workloads, "workload")
+        rel = Path(a.path)
+        root = self.folder.resolve()
+        target = (self.folder / rel).resolve()
+        if rel.is_absolute() or ".." in rel.parts or not target.is_relative_to(root):
+            self.add(loc + ("path",), "path-escapes", f"artifact path {a.path!r} leaves the bundle folder")
+        elif not target.is_file():
+            self.add(loc + ("path",), "missing-file", f"artifact file {a.path!r} does not exist")
+
+    def _charts(self) -> None:
+        drawable = set()
+        for t in self.bundle.results:
+            if isinstance(t, ResultTable):
+                for col in t.columns:
+                    has_x = col.threads or t.defaults.threads or any(r.threads for r in t.rows)
+                    if has_x:
+                        drawable.add(col.metric or t.defaults.metric)
+        for i, chart in enumerate(self.bundle.charts):
+            if chart.metric not in drawable:
+                self.add(("charts", i, "metric"), "unknown-reference",
+                         f"no table gives {chart.metric!r} against {chart.x!r} to draw")
+
+
+def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
+    display = _display(file)
+    try:
+        doc = load_yaml(file)
+    except YamlProblem as exc:
+        return None, [Problem(display, exc.line, exc.field, "yaml", exc.message)]
+    except OSError as exc:
+        return None, [Problem(display, None, "", "io", exc.strerror or str(exc))]
+    if not isinstance(doc.data, dict):
+        kind = type(doc.data).__name__ if doc.data is not None else "nothing"
+        return None, [Problem(display, 1, "", "not-a-mapping", f"a bundle must be a YAML mapping, not {kind}")]
+    try:
+        bundle = Bundle.model_validate(doc.data)
+    except ValidationError as exc:
+        return None, _model_problems(display, doc, exc)
+    folder = file.parent
+    problems = _Checker(display, folder, bundle, doc).run()
+    loaded = LoadedBundle(folder=folder, file=file, bundle=bundle, doc=doc)
+    return (None if problems else loaded), problems
+
+
+def validate_paths(paths: Iterable[Path]) -> tuple[list[LoadedBundle], list[Problem]]:
+    """Validate every bundle under ``paths``; return the valid ones and all problems."""
+    files, problems = find_bundle_files(paths)
+    loaded: list[LoadedBundle] = []
+    ids: dict[str, LoadedBundle] = {}
+    for file in files:
+        bundle, found = validate_file(file)
+        problems.extend(found)
+        if bundle is None:
+            continue
+        first = ids.get(bundle.bundle.id)
+        if first is not None:
+            problems.append(Problem(_display(file), bundle.doc.line_of(("id",)), "id", "duplicate-id",
+                                    f"bundle id {bundle.bundle.id!r} is already used by {_display(first.file)}"))
+            continue
+        ids[bundle.bundle.id] = bundle
+        loaded.append(bundle)
+    return loaded, problems

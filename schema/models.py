@@ -1,0 +1,247 @@
+"""Bundle format v1: the pydantic models every result bundle is validated against.
+
+A bundle is ``data/<id>/bundle.yaml`` plus optional ``artifacts/``. The models are strict:
+unknown keys are errors (``extra="forbid"``) and values are never coerced (``strict=True``),
+so a number typed as a string, or a misspelt key, is reported instead of guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+SCHEMA_VERSION = 1
+
+Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
+Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
+PartialDate = Annotated[str, StringConstraints(pattern=r"^\d{4}(-\d{2}(-\d{2})?)?$")]
+Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
+Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$")]
+# A number exactly as printed: digits, optional sign and decimal point, no thousands separators.
+NUMBER_TEXT = re.compile(r"^-?\d+(\.\d+)?$")
+
+RaidLevel = Literal["0", "1", "5", "6", "10", "50", "60", "linear", "none"]
+Protocol = Literal["local", "fcp", "iscsi", "nfs", "smb", "nvme-of"]
+ArrayState = Literal["optimal", "degraded", "rebuilding"]
+ValueKind = Literal["exact", "derived", "approximate"]
+Metric = Literal[
+    "tps", "qps", "oet", "latency_avg_ms", "latency_p95_ms", "latency_p99_ms",
+    "rebuild_mb_s", "cpu_util_pct", "compression_ratio", "space_used_gb",
+]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Source(Model):
+    """One document a study is taken from. A study may have several (e.g. a translation)."""
+
+    id: Id
+    publisher: Text
+    title: Text
+    date: PartialDate | None = Field(None, description="YYYY, YYYY-MM or YYYY-MM-DD, as precise as the document says")
+    language: Language
+    url: Url | None = None
+    identifier: Text | None = Field(None, description="How to find the document when it has no URL")
+    role: Literal["original", "translation", "republication"] = "original"
+    notes: Text | None = None
+
+    @model_validator(mode="after")
+    def _locatable(self) -> "Source":
+        if self.url is None and self.identifier is None:
+            raise ValueError("a source needs a url or an identifier")
+        return self
+
+
+class Storage(Model):
+    product: Text
+    vendor: Text
+    kind: Literal["gpu-raid", "software-raid", "hardware-raid", "storage-array", "device"]
+    version: Text | None = Field(None, description="Driver, firmware or tool version")
+
+
+class Raid(Model):
+    level: RaidLevel
+    drives: Annotated[int, Field(ge=1)]
+    drive_model: Text
+    chunk_kib: Annotated[float, Field(gt=0)] | None = None
+
+
+class Filesystem(Model):
+    type: Text
+    version: Text | None = None
+    mount_options: list[Text] = []
+
+
+class Database(Model):
+    engine: Text
+    version: Text
+    doublewrite: bool | None = None
+    compression: Text | None = Field(None, description='"none", or what compresses: e.g. "innodb-compressed-8k"')
+    buffer_pool_mib: Annotated[int, Field(gt=0)] | None = Field(None, description="innodb_buffer_pool_size in MiB")
+    page_size_kib: Annotated[int, Field(gt=0)] | None = None
+    settings: dict[str, str | int | float | bool] = {}
+
+
+class Host(Model):
+    model: Text | None = None
+    cpu: Text
+    sockets: Annotated[int, Field(ge=1)] | None = None
+    memory_gib: Annotated[float, Field(gt=0)] | None = None
+    memory_detail: Text | None = None
+    os: Text | None = None
+    kernel: Text | None = None
+
+
+class System(Model):
+    """A system under test: storage, host and database as configured for the runs."""
+
+    id: Id
+    label: Text
+    storage: Storage
+    raid: Raid | None = None
+    protocol: Protocol
+    filesystem: Filesystem | None = None
+    database: Database
+    host: Host
+    notes: Text | None = None
+
+
+class Workload(Model):
+    id: Id
+    tool: Text
+    tool_version: Text | None = None
+    test: Text
+    tables: Annotated[int, Field(ge=1)] | None = None
+    rows_per_table: Annotated[int, Field(ge=1)] | None = None
+    data_size: Text | None = Field(None, description='Data set size as stated, e.g. "100GB"')
+    distribution: Text | None = None
+    concurrency: list[Annotated[int, Field(ge=1)]] = []
+    duration_s: Annotated[int, Field(ge=1)] | None = None
+    notes: Text | None = None
+
+
+class Provenance(Model):
+    """Where a value is printed. ``line`` is the line in the source's text transcription."""
+
+    source: Id
+    page: Annotated[int, Field(ge=1)] | None = None
+    section: Text | None = None
+    table: Text | None = None
+    figure: Text | None = None
+    line: Annotated[int, Field(ge=1)] | None = None
+
+
+class Coordinates(Model):
+    """What a table cell measures. Table defaults, the column and the row are merged."""
+
+    metric: Metric | None = None
+    unit: Text | None = None
+    state: ArrayState | None = None
+    threads: Annotated[int, Field(ge=1)] | None = None
+    workload: Id | None = None
+
+
+class Column(Coordinates):
+    label: Text
+
+
+class Row(Model):
+    system: Id
+    label: Text = Field(description="The row heading as printed")
+    values: Text = Field(description="The row's numbers as printed, separated by spaces")
+    state: ArrayState | None = None
+    threads: Annotated[int, Field(ge=1)] | None = None
+    line: Annotated[int, Field(ge=1)] | None = Field(None, description="Line of this row in the source's text")
+
+    def cells(self) -> list[str]:
+        return self.values.split()
+
+
+class Correction(Model):
+    """A cell whose printed text could not be taken as it stands (OCR damage, typos)."""
+
+    row: Id = Field(description="The system id of the row")
+    column: Text = Field(description="The column label")
+    printed: Text = Field(description="The text exactly as the source shows it")
+    value: Text = Field(description="The value recorded in the table")
+    reason: Text
+
+
+class ResultTable(Model):
+    """A table transcribed from a document: one value per row and column."""
+
+    type: Literal["table"]
+    id: Id
+    title: Text
+    provenance: Provenance
+    value_kind: ValueKind = "exact"
+    defaults: Coordinates = Coordinates()
+    columns: list[Column] = Field(min_length=1)
+    rows: list[Row] = Field(min_length=1)
+    corrections: list[Correction] = []
+    notes: Text | None = None
+
+
+class Artifact(Model):
+    """A raw artifact (a log, a snapshot) kept in the bundle's ``artifacts/`` folder."""
+
+    type: Literal["artifact"]
+    id: Id
+    format: Literal["sysbench", "mdstat", "mdstat-trace"]
+    path: Text
+    system: Id
+    workload: Id | None = None
+    threads: Annotated[int, Field(ge=1)] | None = None
+    state: ArrayState | None = None
+
+
+Result = Annotated[Union[ResultTable, Artifact], Field(discriminator="type")]
+
+
+class Chart(Model):
+    """A chart drawn from the study's results: one line per system against ``x``."""
+
+    id: Id
+    title: Text
+    metric: Metric
+    x: Literal["threads"]
+    switch: Literal["state"] | None = None
+
+
+class Transcription(Model):
+    """A setup detail whose printed text was damaged and has been read from context."""
+
+    field: Text
+    printed: Text
+    value: Text
+    reason: Text
+    source: Id
+
+
+class Bundle(Model):
+    """A result bundle: one study, its sources, systems, workloads and results."""
+
+    schema_version: Literal[1]
+    id: Id
+    title: Text
+    summary: Text
+    sources: list[Source] = Field(min_length=1)
+    systems: list[System] = Field(min_length=1)
+    workloads: list[Workload] = Field(min_length=1)
+    results: list[Result] = Field(min_length=1)
+    charts: list[Chart] = []
+    transcriptions: list[Transcription] = []
+    notes: list[Text] = []
+    anchors: dict[str, Any] = Field(
+        {}, description="YAML anchors (&name) that the rest of the file reuses (*name); not loaded by itself"
+    )
+
+
+def json_schema() -> dict:
+    schema = Bundle.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema
