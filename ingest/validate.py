@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -30,10 +29,12 @@ class LoadedBundle:
 
 
 def _display(path: Path) -> str:
+    """Paths inside the working folder are shown relative to it, others in full."""
+    absolute = path.absolute()
     try:
-        return os.path.relpath(path)
+        return str(absolute.relative_to(Path.cwd()))
     except ValueError:
-        return str(path)
+        return str(absolute)
 
 
 def find_bundle_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:

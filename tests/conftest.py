@@ -1,0 +1,112 @@
+"""Shared fixtures: the project layout, a built site, a static server and Chromium."""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import http.server
+import shutil
+import threading
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from ingest.build import Layout, build_site
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def layout() -> Layout:
+    return Layout(ROOT)
+
+
+@pytest.fixture(scope="session")
+def built_site(layout: Layout) -> Layout:
+    """Build the real site once per test session (validate, load, export, Hugo)."""
+    build_site(layout)
+    return layout
+
+
+def netlify_headers(path: str) -> dict[str, str]:
+    """The headers netlify.toml sets for ``path``, so tests run under the real CSP."""
+    config = tomllib.loads((ROOT / "netlify.toml").read_text(encoding="utf-8"))
+    headers: dict[str, str] = {}
+    for rule in config.get("headers", []):
+        if fnmatch.fnmatch(path, rule["for"]):
+            headers.update(rule["values"])
+    return headers
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    def end_headers(self) -> None:
+        for name, value in netlify_headers(self.path.split("?")[0]).items():
+            self.send_header(name, value)
+        super().end_headers()
+
+    def log_message(self, *args) -> None:  # keep test output quiet
+        pass
+
+
+def serve_folder(folder: Path) -> http.server.ThreadingHTTPServer:
+    handler = functools.partial(_Handler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Layout):
+    server = serve_folder(built_site.public)
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run 'make test', which installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records console errors and page errors in ``page.errors``."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.errors = []
+    pg.on("console", lambda msg: msg.type in ("error", "warning") and pg.errors.append(f"{msg.type}: {msg.text}"))
+    pg.on("pageerror", lambda exc: pg.errors.append(f"pageerror: {exc}"))
+    yield pg
+    context.close()
+
+
+@pytest.fixture
+def bundle_dir(tmp_path: Path):
+    """Make a bundle folder from a YAML text: ``bundle_dir(name, text)``."""
+
+    def make(name: str, text: str) -> Path:
+        folder = tmp_path / name
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "bundle.yaml").write_text(text, encoding="utf-8")
+        return folder
+
+    return make
+
+
+def copy_bundle(src: Path, dest_root: Path) -> Path:
+    dest = dest_root / src.name
+    shutil.copytree(src, dest)
+    return dest

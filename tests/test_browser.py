@@ -1,0 +1,136 @@
+"""The built site in headless Chromium, served on 127.0.0.1 with netlify.toml's headers."""
+
+from __future__ import annotations
+
+import re
+
+import duckdb
+import pytest
+
+pytestmark = pytest.mark.browser
+
+STUDY = "/studies/graid-supremeraid-mysql-2023/"
+
+
+def _db_values(layout, *, state: str) -> dict[tuple[str, int], str]:
+    con = duckdb.connect(str(layout.database), read_only=True)
+    rows = con.execute(
+        "SELECT system_label, threads, value_text FROM results "
+        "WHERE study = 'graid-supremeraid-mysql-2023' AND metric = 'tps' AND threads IS NOT NULL AND state = ?",
+        [state]).fetchall()
+    return {(label, threads): text for label, threads, text in rows}
+
+
+def _dot_titles(page) -> dict[tuple[str, int], str]:
+    titles = page.locator('figure[data-chart] g[aria-label="dot"] circle title').evaluate_all(
+        "els => els.map((e) => e.textContent)")
+    out = {}
+    for title in titles:
+        m = re.match(r"(.+): (\S+) tx/s at (\d+) \(exact\)\n", title)
+        assert m, title
+        out[(m.group(1), int(m.group(3)))] = m.group(2)
+    return out
+
+
+def test_home_lists_the_study(page, site_url):
+    page.goto(site_url + "/")
+    link = page.get_by_role("link", name=re.compile("SupremeRAID SR-1010 vs Linux MD RAID"))
+    assert link.get_attribute("href") == STUDY
+    assert "52 values" in page.locator(".study-list").inner_text()
+    assert page.errors == []
+
+
+def test_chart_draws_one_line_per_configuration(page, site_url, built_site):
+    page.goto(site_url + STUDY)
+    figure = page.locator("figure[data-chart]")
+    assert figure.get_attribute("data-drawn") == "optimal"
+    assert page.locator('figure[data-chart] g[aria-label="line"] path').count() == 4
+    assert page.locator('figure[data-chart] g[aria-label="dot"] circle').count() == 20
+    assert _dot_titles(page) == _db_values(built_site, state="optimal")
+    assert page.errors == []
+
+
+def test_switch_shows_the_rebuilding_state(page, site_url, built_site):
+    page.goto(site_url + STUDY)
+    page.get_by_label("rebuilding").check()
+    assert page.locator("figure[data-chart]").get_attribute("data-drawn") == "rebuilding"
+    assert _dot_titles(page) == _db_values(built_site, state="rebuilding")
+    assert page.locator('[data-chart-table][data-switch-value="rebuilding"]').is_visible()
+    assert not page.locator('[data-chart-table][data-switch-value="optimal"]').is_visible()
+    page.get_by_label("optimal").check()
+    assert _dot_titles(page) == _db_values(built_site, state="optimal")
+    assert page.errors == []
+
+
+def test_switch_works_from_the_keyboard(page, site_url):
+    page.goto(site_url + STUDY)
+    page.get_by_label("optimal").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.locator("figure[data-chart]").get_attribute("data-drawn") == "rebuilding"
+
+
+def test_printed_tables_equal_the_database(page, site_url, built_site):
+    page.goto(site_url + STUDY)
+    con = duckdb.connect(str(built_site.database), read_only=True)
+    for result in ("tps-optimal", "tps-rebuilding", "rebuild-summary"):
+        expected = con.execute(
+            "SELECT row_index, col_index, value_text, provenance FROM results "
+            "WHERE study = 'graid-supremeraid-mysql-2023' AND result = ? ORDER BY row_index, col_index",
+            [result]).fetchall()
+        cells = page.locator(f"#table-{result} tbody data.value")
+        got = [(c.get_attribute("value"), c.get_attribute("data-provenance")) for c in cells.all()]
+        assert got == [(text, prov) for _, _, text, prov in expected]
+
+
+def test_corrected_values_are_marked_and_explained(page, site_url):
+    page.goto(site_url + STUDY)
+    cell = page.locator('#table-tps-rebuilding data.value[value="15445.57"]')
+    assert cell.locator("sup").inner_text() == "†"
+    assert "printed as 1544557" in cell.get_attribute("title")
+    corrections = page.locator("#corrections").inner_text()
+    for printed in ("1544557", "244116", "471,77", "Ubuntu 20.044 LTS"):
+        assert printed in corrections
+
+
+def test_tables_work_without_javascript(browser, site_url):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_url + STUDY)
+    assert page.locator("[data-chart-table]").count() == 2
+    assert page.locator('[data-chart-table][data-switch-value="optimal"]').is_visible()
+    assert page.locator('[data-chart-table][data-switch-value="rebuilding"]').is_visible()
+    assert not page.locator("fieldset.switch").is_visible()
+    assert page.locator("#table-rebuild-summary").is_visible()
+    context.close()
+
+
+def test_bundle_text_is_escaped(page, site_url):
+    page.goto(site_url + STUDY)
+    # The Chinese source title holds "™" and the table captions "*": rendered as text, not markup.
+    assert "SupremeRAID™ versus Linux MD RAID" in page.locator("#source-dayingke-zh").inner_text()
+    assert page.locator("main script").count() == 0
+
+
+def test_security_headers_are_served(page, site_url):
+    response = page.goto(site_url + STUDY)
+    headers = response.headers
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["referrer-policy"] == "strict-origin-when-cross-origin"
+
+
+def test_narrow_screen_has_no_page_level_horizontal_scroll(browser, site_url):
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    page = context.new_page()
+    page.goto(site_url + STUDY)
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+    context.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/studies/", "/about/", STUDY])
+def test_no_console_errors(page, site_url, path):
+    response = page.goto(site_url + path)
+    assert response.status == 200
+    page.wait_for_load_state("networkidle")
+    assert page.errors == []

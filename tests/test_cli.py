@@ -1,0 +1,96 @@
+"""The benchdb command: messages and exit codes at the boundary."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ingest.build import BuildError, Layout, build_site
+from ingest.cli import main
+from ingest.problems import BundleError
+
+from test_validate import MINIMAL
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_validate_reports_every_problem_and_exits_1(tmp_path):
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    bad = MINIMAL.replace("    publisher: Example Corp\n", "").replace("drives: 8,", 'drives: "eight",')
+    (folder / "bundle.yaml").write_text(bad)
+    result = CliRunner().invoke(main, ["validate", str(folder)])
+    assert result.exit_code == 1
+    rel = folder / "bundle.yaml"  # outside the working folder: shown as an absolute path
+    assert result.stderr.splitlines() == [
+        f"{rel}:6: sources[doc].publisher: missing required field",
+        f"{rel}:15: systems[a].raid.drives: Input should be a valid integer (got 'eight')",
+        "2 error(s) in 1 file(s)",
+    ]
+
+
+def test_validate_accepts_the_shipped_bundles():
+    result = CliRunner().invoke(main, ["validate", str(ROOT / "data")])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "1 bundle(s) valid\n"
+
+
+def test_parse_with_an_unknown_format():
+    result = CliRunner().invoke(main, ["parse", "nosuch", "file.log"])
+    assert result.exit_code == 1
+    assert "Error: unknown format 'nosuch'" in result.stderr
+
+
+def test_schema_prints_the_json_schema():
+    result = CliRunner().invoke(main, ["schema"])
+    assert result.exit_code == 0
+    assert '"title": "Bundle"' in result.stdout
+
+
+def test_the_installed_command_runs():
+    benchdb = Path(ROOT / ".venv" / "bin" / "benchdb")
+    if not benchdb.exists():
+        pytest.skip("no .venv: run through 'make test'")
+    done = subprocess.run([str(benchdb), "validate"], cwd=ROOT, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "1 bundle(s) valid\n")
+
+
+# --- the build never leaves half-written outputs -------------------------------------------
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Layout:
+    """A copy of the project (site, content, data) with node_modules linked in."""
+    for name in ("site", "content", "data"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("resources", ".hugo_build.lock"))
+    (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")
+    return Layout(tmp_path)
+
+
+def test_build_into_a_copy_then_a_failing_template_keeps_the_old_site(project: Layout):
+    build_site(project)
+    index = project.public / "index.html"
+    before = index.read_bytes()
+    db_before = project.database.read_bytes()
+    page = project.site / "layouts" / "home.html"
+    page.write_text(page.read_text() + '{{ errorf "broken on purpose" }}')
+    with pytest.raises(BuildError, match="broken on purpose"):
+        build_site(project)
+    assert index.read_bytes() == before
+    assert project.database.read_bytes() == db_before or project.database.is_file()
+    leftovers = [p.name for p in project.build.iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+
+
+def test_invalid_bundle_stops_the_build_before_anything_is_written(project: Layout):
+    bundle = project.data / "graid-supremeraid-mysql-2023" / "bundle.yaml"
+    bundle.write_text(bundle.read_text().replace("schema_version: 1", "schema_version: 2"))
+    with pytest.raises(BundleError) as err:
+        build_site(project)
+    assert [p.field for p in err.value.problems] == ["schema_version"]
+    assert not project.public.exists()
+    assert not project.build.exists()

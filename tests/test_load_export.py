@@ -1,0 +1,168 @@
+"""Loading into DuckDB and the published downloads: values equal the seed's tables."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ingest import load as load_module
+from ingest.export import RESULT_COLUMNS, export_all
+from ingest.load import build_database
+from ingest.validate import validate_paths
+from schema import SCHEMA_PATH, json_schema
+
+GRAID = "graid-supremeraid-mysql-2023"
+SEED_000 = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "000_174c762fa5350cab.txt"
+
+# Typed by hand from seed 000 (Graid white paper text), lines 123-128, 177-180 and 199-202.
+# Damaged cells are given as printed; CORRECTED says what the bundle records for them.
+USERS = [64, 128, 256, 512, 1024]
+OPTIMAL = {
+    "supremeraid-raid10": "8476.39 14627.62 19889.56 22048.90 14729.23",
+    "supremeraid-raid6": "7669.51 13408.26 18813.23 18878.61 13807.17",
+    "mdraid-raid10": "9838.45 10510.42 10556.98 10221.50 8269.07",
+    "mdraid-raid6": "8305.70 9872.39 8826.24 8455.82 8046.76",
+}
+REBUILDING = {
+    "supremeraid-raid10": "7009.97 11803.37 1544557 16119.14 14875.35",
+    "supremeraid-raid6": "3793.36 8384.43 12623.33 12953.34 11616.73",
+    "mdraid-raid10": "3308.86 244116 1851.95 1370.23 1253.52",
+    "mdraid-raid6": "466.36 484.88 471,77 598.75 973.79",
+}
+CORRECTED = {"1544557": "15445.57", "244116": "2441.16", "471,77": "471.77"}
+SUMMARY = {  # TPS optimal, TPS in recovery, rebuild MB/s
+    "supremeraid-raid10": "22048.90 16119.14 880",
+    "supremeraid-raid6": "18878.61 12953.34 700",
+    "mdraid-raid10": "15994.38 10108.93 420",
+    "mdraid-raid6": "8455.82 598.75 340",
+}
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory, layout) -> Path:
+    bundles, problems = validate_paths([layout.data])
+    assert problems == []
+    return build_database(bundles, db_path=tmp_path_factory.mktemp("db") / "benchmarks.duckdb")
+
+
+@pytest.fixture(scope="module")
+def exported(database: Path, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("export")
+    export_all(db_path=database, out_dir=out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def csv_rows(exported: Path) -> list[dict]:
+    with open(exported / "static" / "data" / "results.csv", newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def _graid(rows, result):
+    return [r for r in rows if r["study"] == GRAID and r["result"] == result]
+
+
+@pytest.mark.parametrize("result,state,table", [("tps-optimal", "optimal", OPTIMAL),
+                                                ("tps-rebuilding", "rebuilding", REBUILDING)])
+def test_per_user_tables_equal_the_seed(csv_rows, result, state, table):
+    rows = _graid(csv_rows, result)
+    assert len(rows) == 20
+    got = {(r["system"], int(r["threads"])): r for r in rows}
+    for system, printed in table.items():
+        for users, text in zip(USERS, printed.split(), strict=True):
+            row = got[(system, users)]
+            expected = CORRECTED.get(text, text)
+            assert row["value_text"] == expected
+            assert float(row["value"]) == float(expected)
+            assert (row["state"], row["metric"], row["unit"]) == (state, "tps", "tx/s")
+            assert row["printed_as"] == (text if text in CORRECTED else "")
+            assert row["value_kind"] == "exact"
+
+
+def test_summary_table_equals_the_seed(csv_rows):
+    rows = _graid(csv_rows, "rebuild-summary")
+    assert len(rows) == 12
+    columns = [("tps", "optimal", "tx/s"), ("tps", "rebuilding", "tx/s"), ("rebuild_mb_s", "rebuilding", "MB/s")]
+    for system, printed in SUMMARY.items():
+        cells = [r for r in rows if r["system"] == system]
+        assert [r["value_text"] for r in cells] == printed.split()
+        assert [(r["metric"], r["state"], r["unit"]) for r in cells] == columns
+        assert all(r["threads"] == "" for r in cells)
+
+
+def test_csv_has_the_required_columns_in_order(exported):
+    header = (exported / "static" / "data" / "results.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header.split(",") == RESULT_COLUMNS
+    required = ["study", "source", "system", "raid_level", "drives", "chunk_kib", "protocol", "doublewrite",
+                "compression", "device", "benchmark", "threads", "state", "metric", "unit", "value",
+                "value_kind", "provenance"]
+    assert set(required) <= set(RESULT_COLUMNS)
+
+
+def test_facets_come_from_the_system(csv_rows):
+    row = next(r for r in csv_rows if r["system"] == "mdraid-raid6" and r["result"] == "tps-optimal")
+    assert (row["raid_level"], row["drives"], row["chunk_kib"], row["protocol"]) == ("6", "8", "4.0", "local")
+    assert (row["doublewrite"], row["compression"]) == ("true", "none")
+    assert row["device"] == "Intel SSD D7-P5510 SSDPF2KX038TZ 3.84TB"
+    assert row["benchmark"] == "sysbench oltp_read_write (OLTP_RW-trx.lua)"
+    assert row["provenance"] == ('graid-en: §Transactions Per Second in Optimal State; '
+                                 'table "RAID Configuration* / 64 to 1024 Users (* RAID with 4K chunks)"; line 128')
+
+
+def test_parquet_and_database_hold_the_same_rows_as_the_csv(exported, csv_rows):
+    con = duckdb.connect()
+    data = exported / "static" / "data"
+    parquet = con.execute(f"SELECT value_text, value FROM '{data / 'results.parquet'}'").fetchall()
+    assert [r[0] for r in parquet] == [r["value_text"] for r in csv_rows]
+    db = duckdb.connect(str(data / "benchmarks.duckdb"), read_only=True)
+    assert db.execute("SELECT count(*) FROM results").fetchone()[0] == len(csv_rows) == 52
+
+
+def test_provenance_lines_hold_the_printed_numbers():
+    """Each value's provenance line in seed 000 really holds that number (as printed)."""
+    if not SEED_000.is_file():
+        pytest.skip(f"{SEED_000} not present (shared/ sits beside the project on CI)")
+    seed = SEED_000.read_text(encoding="utf-8").splitlines()
+    bundles, _ = validate_paths([Path(__file__).resolve().parents[1] / "data" / GRAID])
+    for table in bundles[0].bundle.results:
+        fixes = {(c.row, c.column): c.printed for c in table.corrections}
+        for row in table.rows:
+            tokens = seed[row.line - 1].split()
+            for column, text in zip(table.columns, row.cells()):
+                printed = fixes.get((row.system, column.label), text)
+                assert printed in tokens, f"line {row.line}: {printed} not in {tokens}"
+
+
+def test_site_data_is_exported_from_the_database(exported):
+    doc = json.loads((exported / "data" / "studies" / f"{GRAID}.json").read_text(encoding="utf-8"))
+    assert doc["value_count"] == 52
+    assert [t["id"] for t in doc["tables"]] == ["tps-optimal", "tps-rebuilding", "rebuild-summary"]
+    chart = doc["charts"][0]
+    assert chart["switch"] == {"field": "state", "values": ["optimal", "rebuilding"], "default": "optimal"}
+    assert len(chart["points"]) == 40
+    assert chart["series"] == ["SupremeRAID RAID 10", "SupremeRAID RAID 6", "Linux MD RAID 10", "Linux MD RAID 6"]
+
+
+def test_a_failed_load_leaves_the_previous_database(database, tmp_path, monkeypatch, layout):
+    target = tmp_path / "benchmarks.duckdb"
+    target.write_bytes(database.read_bytes())
+    before = target.read_bytes()
+
+    def boom(con, table, rows):
+        raise RuntimeError("interrupted")
+
+    monkeypatch.setattr(load_module, "_insert", boom)
+    bundles, _ = validate_paths([layout.data])
+    with pytest.raises(RuntimeError, match="interrupted"):
+        build_database(bundles, db_path=target)
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["benchmarks.duckdb"]
+
+
+def test_json_schema_is_up_to_date():
+    on_disk = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    assert on_disk == json_schema(), "schema/bundle.schema.json is stale: run 'make schema'"

@@ -1,0 +1,253 @@
+"""Bad bundles are rejected with every problem, each naming file, line and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest.validate import validate_paths
+
+MINIMAL = """\
+schema_version: 1
+id: tiny
+title: A tiny study
+summary: One table, two systems.
+sources:
+  - id: doc
+    publisher: Example Corp
+    title: An example paper
+    date: "2024-02"
+    language: en
+    identifier: example-paper.pdf
+systems:
+  - id: a
+    label: System A
+    storage: {product: Box A, vendor: Example, kind: software-raid}
+    raid: {level: "6", drives: 8, drive_model: SSD X, chunk_kib: 4}
+    protocol: local
+    database: {engine: MySQL, version: "8.0", doublewrite: true}
+    host: {cpu: CPU Y}
+  - id: b
+    label: System B
+    storage: {product: Box B, vendor: Example, kind: gpu-raid}
+    protocol: local
+    database: {engine: MySQL, version: "8.0"}
+    host: {cpu: CPU Y}
+workloads:
+  - id: rw
+    tool: sysbench
+    test: oltp_read_write
+results:
+  - type: table
+    id: tps
+    title: TPS
+    provenance: {source: doc, section: Results, table: Table 1}
+    defaults: {metric: tps, unit: tx/s, state: optimal}
+    columns:
+      - {label: 64 Users, threads: 64}
+      - {label: 128 Users, threads: 128}
+    rows:
+      - {system: a, label: A, values: "100.50 200.25"}
+      - {system: b, label: B, values: "90.00 180.10"}
+charts:
+  - {id: tps-chart, title: TPS by users, metric: tps, x: threads}
+"""
+
+
+def _problems(bundle_dir, text: str, name: str = "tiny") -> list[str]:
+    folder = bundle_dir(name, text)
+    _, problems = validate_paths([folder])
+    shown = str((folder / "bundle.yaml").absolute())
+    return [str(p).replace(shown, "bundle.yaml") for p in problems]
+
+
+def test_minimal_bundle_is_valid(bundle_dir):
+    folder = bundle_dir("tiny", MINIMAL)
+    bundles, problems = validate_paths([folder])
+    assert problems == []
+    assert [b.bundle.id for b in bundles] == ["tiny"]
+
+
+def test_the_shipped_bundles_are_valid(layout):
+    bundles, problems = validate_paths([layout.data])
+    assert [str(p) for p in problems] == []
+    assert "graid-supremeraid-mysql-2023" in [b.bundle.id for b in bundles]
+
+
+def test_missing_field(bundle_dir):
+    text = MINIMAL.replace("    publisher: Example Corp\n", "")
+    assert _problems(bundle_dir, text) == ["bundle.yaml:6: sources[doc].publisher: missing required field"]
+
+
+def test_wrong_type(bundle_dir):
+    text = MINIMAL.replace("drives: 8,", 'drives: "eight",')
+    assert _problems(bundle_dir, text) == [
+        "bundle.yaml:16: systems[a].raid.drives: Input should be a valid integer (got 'eight')"
+    ]
+
+
+def test_number_as_string_is_not_coerced(bundle_dir):
+    text = MINIMAL.replace("drives: 8,", 'drives: "8",')
+    assert _problems(bundle_dir, text) == [
+        "bundle.yaml:16: systems[a].raid.drives: Input should be a valid integer (got '8')"
+    ]
+
+
+def test_unknown_key(bundle_dir):
+    text = MINIMAL.replace("    label: System B\n", "    label: System B\n    colour: red\n")
+    assert _problems(bundle_dir, text) == [
+        "bundle.yaml:22: systems[b].colour: unknown key (not part of bundle format v1)"
+    ]
+
+
+def test_unknown_key_inside_a_table(bundle_dir):
+    text = MINIMAL.replace('values: "90.00 180.10"}', 'values: "90.00 180.10", colour: red}')
+    assert _problems(bundle_dir, text) == [
+        "bundle.yaml:41: results[tps].rows[1].colour: unknown key (not part of bundle format v1)"
+    ]
+
+
+def test_every_problem_is_reported_at_once(bundle_dir):
+    text = MINIMAL.replace("    publisher: Example Corp\n", "").replace("drives: 8,", 'drives: "eight",')
+    assert len(_problems(bundle_dir, text)) == 2
+
+
+def test_duplicate_id_in_a_section(bundle_dir):
+    text = MINIMAL.replace("  - id: b\n", "  - id: a\n").replace("{system: b,", "{system: a,")
+    problems = _problems(bundle_dir, text)
+    assert "bundle.yaml:20: systems[a].id: duplicate id 'a' (also systems[0])" in problems
+    assert "bundle.yaml:41: results[tps].rows[1].system: system 'a' has two rows in this table" in problems
+
+
+def test_duplicate_bundle_id_across_folders(tmp_path):
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "bundle.yaml").write_text(MINIMAL.replace("id: tiny", f"id: {name}", 1))
+    (tmp_path / "two" / "bundle.yaml").write_text(MINIMAL.replace("id: tiny", "id: one", 1))
+    _, problems = validate_paths([tmp_path / "one", tmp_path / "two"])
+    messages = [p.message for p in problems]
+    assert "id 'one' does not match its folder name 'two'" in messages
+
+
+def test_duplicate_bundle_id_given_twice(tmp_path):
+    (tmp_path / "tiny").mkdir()
+    (tmp_path / "tiny" / "bundle.yaml").write_text(MINIMAL)
+    _, problems = validate_paths([tmp_path / "tiny", tmp_path / "tiny" / "bundle.yaml"])
+    assert [(p.field, p.type, p.line) for p in problems] == [("id", "duplicate-id", 2)]
+    assert problems[0].message.startswith("bundle id 'tiny' is already used by ")
+
+
+def test_id_must_match_folder(bundle_dir):
+    assert _problems(bundle_dir, MINIMAL, name="other") == [
+        "bundle.yaml:2: id: id 'tiny' does not match its folder name 'other'"
+    ]
+
+
+def test_duplicate_yaml_key(bundle_dir):
+    text = MINIMAL.replace("title: A tiny study\n", "title: A tiny study\ntitle: Again\n")
+    assert _problems(bundle_dir, text) == ["bundle.yaml:4: title: key 'title' is given twice (first on line 3)"]
+
+
+def test_yaml_that_is_not_a_mapping(bundle_dir):
+    assert _problems(bundle_dir, "- just\n- a list\n") == [
+        "bundle.yaml:1: a bundle must be a YAML mapping, not list"
+    ]
+
+
+def test_yaml_syntax_error(bundle_dir):
+    assert _problems(bundle_dir, "id: [unclosed\n") == [
+        "bundle.yaml:2: invalid YAML: expected ',' or ']', but got '<stream end>'"
+    ]
+
+
+def test_empty_file(bundle_dir):
+    assert _problems(bundle_dir, "") == ["bundle.yaml:1: the file is empty"]
+
+
+def _with_artifact(path: str) -> str:
+    return MINIMAL.replace("charts:\n", (
+        "  - {type: artifact, id: log1, format: sysbench, path: '%s', system: a}\ncharts:\n" % path))
+
+
+def test_artifact_path_escaping_the_bundle(bundle_dir):
+    assert _problems(bundle_dir, _with_artifact("../../etc/passwd")) == [
+        "bundle.yaml:42: results[log1].path: artifact path '../../etc/passwd' leaves the bundle folder"
+    ]
+    assert _problems(bundle_dir, _with_artifact("/etc/passwd")) == [
+        "bundle.yaml:42: results[log1].path: artifact path '/etc/passwd' leaves the bundle folder"
+    ]
+
+
+def test_artifact_symlink_escaping_the_bundle(bundle_dir, tmp_path):
+    folder = bundle_dir("tiny", _with_artifact("artifacts/run.log"))
+    (folder / "artifacts").mkdir()
+    outside = tmp_path / "outside.log"
+    outside.write_text("x")
+    (folder / "artifacts" / "run.log").symlink_to(outside)
+    _, problems = validate_paths([folder])
+    assert [p.message for p in problems] == ["artifact path 'artifacts/run.log' leaves the bundle folder"]
+
+
+def test_artifact_that_does_not_exist(bundle_dir):
+    assert _problems(bundle_dir, _with_artifact("artifacts/run.log")) == [
+        "bundle.yaml:42: results[log1].path: artifact file 'artifacts/run.log' does not exist"
+    ]
+
+
+def test_artifact_inside_the_bundle_is_accepted(bundle_dir):
+    folder = bundle_dir("tiny", _with_artifact("artifacts/run.log"))
+    (folder / "artifacts").mkdir()
+    (folder / "artifacts" / "run.log").write_text("log")
+    assert validate_paths([folder])[1] == []
+
+
+def test_unknown_reference(bundle_dir):
+    text = MINIMAL.replace("{source: doc,", "{source: docs,").replace("{system: b,", "{system: c,")
+    assert _problems(bundle_dir, text) == [
+        "bundle.yaml:34: results[tps].provenance.source: no source with id 'docs' in this bundle",
+        "bundle.yaml:41: results[tps].rows[1].system: no system with id 'c' in this bundle",
+    ]
+
+
+def test_row_values_must_be_plain_numbers_matching_the_columns(bundle_dir):
+    text = MINIMAL.replace('"100.50 200.25"', '"100.50 200,25"').replace('"90.00 180.10"', '"90.00"')
+    assert _problems(bundle_dir, text) == [
+        "bundle.yaml:40: results[tps].rows[0].values: value 2 (128 Users) is '200,25', not a plain number;"
+        " record damaged text in corrections",
+        "bundle.yaml:41: results[tps].rows[1].values: 1 values for 2 columns",
+    ]
+
+
+def test_correction_must_match_the_cell(bundle_dir):
+    text = MINIMAL.replace("charts:\n", "charts:\n", 1).replace(
+        '      - {system: b, label: B, values: "90.00 180.10"}\n',
+        '      - {system: b, label: B, values: "90.00 180.10"}\n'
+        "    corrections:\n"
+        "      - {row: b, column: 128 Users, printed: '18010', value: '180.01', reason: lost point}\n")
+    assert _problems(bundle_dir, text) == [
+        "bundle.yaml:43: results[tps].corrections[0].value: the table holds '180.10' in that cell, not '180.01'"
+    ]
+
+
+def test_chart_needs_a_drawable_metric(bundle_dir):
+    text = MINIMAL.replace("metric: tps, x: threads}", "metric: qps, x: threads}")
+    assert _problems(bundle_dir, text) == [
+        "bundle.yaml:43: charts[tps-chart].metric: no table gives 'qps' against 'threads' to draw"
+    ]
+
+
+def test_partial_dates_stay_text_and_bad_dates_are_rejected(bundle_dir):
+    assert _problems(bundle_dir, MINIMAL.replace('date: "2024-02"', "date: 2024-02-30x")) == [
+        "bundle.yaml:9: sources[doc].date: String should match pattern '^\\d{4}(-\\d{2}(-\\d{2})?)?$' (got '2024-02-30x')"
+    ]
+    assert _problems(bundle_dir, MINIMAL.replace('date: "2024-02"', "date: 2024-02-01")) == []
+
+
+def test_missing_path(tmp_path: Path):
+    _, problems = validate_paths([tmp_path / "nope"])
+    assert [p.message for p in problems] == ["no such file or folder"]
+
+
+def test_folder_without_bundle_file(tmp_path: Path):
+    (tmp_path / "data" / "empty").mkdir(parents=True)
+    _, problems = validate_paths([tmp_path / "data"])
+    assert [(p.path.endswith("empty"), p.message) for p in problems] == [(True, "no bundle.yaml in this bundle folder")]
