@@ -118,16 +118,6 @@ def test_duplicate_id_in_a_section(bundle_dir):
     assert "bundle.yaml:41: results[tps].rows[1].system: system 'a' has two rows in this table" in problems
 
 
-def test_duplicate_bundle_id_across_folders(tmp_path):
-    for name in ("one", "two"):
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "bundle.yaml").write_text(MINIMAL.replace("id: tiny", f"id: {name}", 1))
-    (tmp_path / "two" / "bundle.yaml").write_text(MINIMAL.replace("id: tiny", "id: one", 1))
-    _, problems = validate_paths([tmp_path / "one", tmp_path / "two"])
-    messages = [p.message for p in problems]
-    assert "id 'one' does not match its folder name 'two'" in messages
-
-
 def test_duplicate_bundle_id_given_twice(tmp_path):
     (tmp_path / "tiny").mkdir()
     (tmp_path / "tiny" / "bundle.yaml").write_text(MINIMAL)
