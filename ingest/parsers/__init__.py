@@ -15,3 +15,12 @@ class ParseError(Exception):
 
 
 PARSERS: dict[str, Callable[[Path], dict]] = {}
+
+
+def _register() -> None:
+    from . import sysbench
+
+    PARSERS["sysbench"] = sysbench.parse_file
+
+
+_register()
