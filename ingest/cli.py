@@ -42,7 +42,8 @@ def validate(paths: tuple[Path, ...]) -> None:
         files = len({p.path for p in errors})
         click.echo(f"{len(errors)} error(s) in {files} file(s)", err=True)
         sys.exit(1)
-    click.echo(f"{len(bundles)} bundle(s) valid")
+    warnings = len(problems)
+    click.echo(f"{len(bundles)} bundle(s) valid" + (f", {warnings} warning(s)" if warnings else ""))
 
 
 @main.command()

@@ -20,7 +20,7 @@ from .load import provenance_text
 RESULT_COLUMNS = [
     "study", "source", "system", "system_label", "storage_product", "raid_level", "drives", "chunk_kib",
     "protocol", "doublewrite", "compression", "device", "benchmark", "threads", "state", "metric", "unit",
-    "value", "value_text", "value_kind", "provenance", "printed_as", "correction", "result",
+    "value", "value_text", "value_kind", "provenance", "printed_as", "correction", "spread_cv", "result",
 ]
 RESULT_ORDER = "study, result_index, row_index, col_index"
 
@@ -78,6 +78,7 @@ def _charts(bundle: dict, cells: list[dict], labels: dict[str, str]) -> list[dic
              "text": c["value_text"], "state": c["state"], "kind": c["value_kind"], "provenance": c["provenance"],
              "printed_as": c["printed_as"]}
             for c in cells if c["metric"] == chart["metric"] and c[chart["x"]] is not None
+            and c["value_kind"] != "measured"
         ]
         units = sorted({c["unit"] for c in cells if c["metric"] == chart["metric"]})
         switch = None
@@ -91,6 +92,24 @@ def _charts(bundle: dict, cells: list[dict], labels: dict[str, str]) -> list[dic
             "switch": switch, "points": points,
         })
     return charts
+
+
+def _runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) -> list[dict]:
+    runs = _rows(con, "SELECT * FROM runs WHERE study = ? ORDER BY system, threads, artifact", [study])
+    values = _rows(con, "SELECT result, metric, value_text, provenance FROM measurements "
+                        "WHERE study = ? AND value_kind = 'measured'", [study])
+    samples = _rows(con, "SELECT artifact, t_s, tps, latency_ms, latency_pct FROM intervals "
+                         "WHERE study = ? ORDER BY artifact, t_s", [study])
+    for run in runs:
+        run["system_label"] = labels[run["system"]]
+        run["values"] = {v["metric"]: {"text": v["value_text"], "provenance": v["provenance"]}
+                         for v in values if v["result"] == run["artifact"]}
+        run["intervals"] = [{k: s[k] for k in ("t_s", "tps", "latency_ms", "latency_pct")}
+                            for s in samples if s["artifact"] == run["artifact"]]
+        pcts = {s["latency_pct"] for s in run["intervals"] if s["latency_pct"] is not None}
+        run["latency_pct"] = pcts.pop() if len(pcts) == 1 else None
+        run["label"] = f"{run['system_label']}, {run['threads']} threads" + ("" if run["complete"] else " (unfinished)")
+    return runs
 
 
 def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[str]:
@@ -108,6 +127,7 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[s
             "value_count": len(cells),
             "tables": _tables(bundle, cells),
             "charts": _charts(bundle, cells, labels),
+            "runs": _runs(con, study["study"], labels),
         }
         path = out_dir / "studies" / f"{study['study']}.json"
         path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")

@@ -60,7 +60,43 @@ def table_cells(table: ResultTable, *, index: int, single_workload: str | None) 
                 "provenance": provenance_text(table.provenance, line=row.line),
                 "printed_as": fix.printed if fix else None,
                 "correction": fix.reason if fix else None,
+                "spread_cv": None,
             }
+
+
+# The run totals that become results rows: (metric, unit, where in the parsed run, source line key).
+RUN_METRICS = [
+    ("tps", "tx/s", ("totals", "tps"), "tps"),
+    ("qps", "q/s", ("totals", "qps"), "qps"),
+    ("latency_avg_ms", "ms", ("latency_ms", "avg"), "latency_avg"),
+    ("latency_p95_ms", "ms", ("latency_ms", "percentiles", "95"), "latency_p95"),
+    ("latency_p99_ms", "ms", ("latency_ms", "percentiles", "99"), "latency_p99"),
+]
+
+
+def _dig(data: dict, keys: tuple):
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+def run_cells(bundle_id: str, artifact: Artifact, run: dict, *, index: int, workload: str) -> Iterator[dict]:
+    """The results rows of one complete sysbench run: measured values citing file:line."""
+    for col, (metric, unit, keys, line_key) in enumerate(RUN_METRICS):
+        value = _dig(run, keys)
+        if value is None:
+            continue
+        line = run["source_lines"].get(line_key)
+        yield {
+            "result": artifact.id, "result_index": index, "row_index": 0, "col_index": col,
+            "row_label": artifact.id, "column_label": metric, "source": artifact.path,
+            "system": artifact.system, "workload": workload,
+            "threads": artifact.threads or run["threads"], "state": artifact.state,
+            "metric": metric, "unit": unit, "value": float(value), "value_text": str(value),
+            "value_kind": "measured", "provenance": f"{bundle_id}/{artifact.path}:{line}",
+            "printed_as": None, "correction": None,
+            "spread_cv": run["interval_tps_cv"] if metric == "tps" else None,
+        }
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> None:
@@ -104,6 +140,8 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
         } for w in b.workloads],
         "measurements": [],
         "artifacts": [],
+        "runs": [],
+        "intervals": [],
     }
     single = b.workloads[0].id if len(b.workloads) == 1 else None
     for index, result in enumerate(b.results):
@@ -116,7 +154,31 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
                 "study": study, "artifact": result.id, "format": result.format, "path": result.path,
                 "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
             })
+            run = loaded.artifacts.get(result.id)
+            if result.format == "sysbench" and run is not None:
+                _add_run(out, study, result, run, index=index, workload=result.workload or single)
     return out
+
+
+def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int, workload: str) -> None:
+    out["runs"].append({
+        "study": study, "artifact": artifact.id, "path": artifact.path, "system": artifact.system,
+        "workload": workload, "threads": artifact.threads or run["threads"],
+        "threads_source": "bundle" if artifact.threads else run["threads_source"], "state": artifact.state,
+        "sysbench_version": run["sysbench_version"], "test": run["test"], "kind": run["kind"],
+        "complete": run["complete"], "report_interval_s": run["report_interval_s"],
+        "interval_tps_cv": run["interval_tps_cv"], "started": artifact.started, "warnings": run["warnings"],
+    })
+    for row in run["intervals"]:
+        out["intervals"].append({"study": study, "artifact": artifact.id,
+                                 **{k: row.get(k) for k in INTERVAL_COLUMNS}})
+    if run["complete"]:
+        cells = run_cells(study, artifact, run, index=index, workload=workload)
+        out["measurements"].extend({"study": study, **cell} for cell in cells)
+
+
+INTERVAL_COLUMNS = ("t_s", "threads", "tps", "qps", "reads_s", "writes_s", "other_s", "latency_pct",
+                    "latency_ms", "errors_s", "reconnects_s")
 
 
 def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
@@ -131,7 +193,8 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
                 con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
             for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
                 rows = _bundle_rows(loaded)
-                for table in ("studies", "sources", "systems", "workloads", "measurements", "artifacts"):
+                for table in ("studies", "sources", "systems", "workloads", "measurements", "artifacts",
+                              "runs", "intervals"):
                     _insert(con, table, rows[table])
             con.execute("CHECKPOINT")
         finally:

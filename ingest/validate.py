@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from schema.models import NUMBER_TEXT, Artifact, Bundle, ResultTable
 
+from .parsers import PARSERS, ParseError
 from .problems import Problem
 from .yamlfile import YamlDocument, YamlProblem, load_yaml
 
@@ -26,6 +27,7 @@ class LoadedBundle:
     file: Path
     bundle: Bundle
     doc: YamlDocument
+    artifacts: dict[str, dict]  # artifact id -> parsed content
 
 
 def _display(path: Path) -> str:
@@ -103,10 +105,11 @@ class _Checker:
     def __init__(self, display: str, folder: Path, bundle: Bundle, doc: YamlDocument) -> None:
         self.display, self.folder, self.bundle, self.doc = display, folder, bundle, doc
         self.problems: list[Problem] = []
+        self.parsed: dict[str, dict] = {}  # artifact id -> parsed artifact, reused by the loader
 
-    def add(self, loc: tuple, kind: str, message: str) -> None:
+    def add(self, loc: tuple, kind: str, message: str, *, severity: str = "error") -> None:
         path, name = _yaml_path(self.doc.data, loc)
-        self.problems.append(Problem(self.display, self.doc.line_of(path), name, kind, message))
+        self.problems.append(Problem(self.display, self.doc.line_of(path), name, kind, message, severity))
 
     def run(self) -> list[Problem]:
         b = self.bundle
@@ -189,6 +192,8 @@ class _Checker:
         loc = ("results", i)
         self._ref(loc + ("system",), a.system, systems, "system")
         self._ref(loc + ("workload",), a.workload, workloads, "workload")
+        if a.workload is None and len(workloads) != 1:
+            self.add(loc, "missing", f"artifact {a.id!r} has no workload and the bundle has {len(workloads)} workloads")
         rel = Path(a.path)
         root = self.folder.resolve()
         target = (self.folder / rel).resolve()
@@ -196,6 +201,32 @@ class _Checker:
             self.add(loc + ("path",), "path-escapes", f"artifact path {a.path!r} leaves the bundle folder")
         elif not target.is_file():
             self.add(loc + ("path",), "missing-file", f"artifact file {a.path!r} does not exist")
+        elif a.format == "sysbench":
+            self._sysbench(loc, a, target)
+
+    def _sysbench(self, loc: tuple, a: Artifact, target: Path) -> None:
+        try:
+            run = PARSERS["sysbench"](target)
+        except ParseError as exc:
+            message = str(exc).replace(str(target), a.path, 1)
+            self.add(loc + ("path",), "artifact-unreadable", message)
+            return
+        self.parsed[a.id] = run
+        if run["kind"] not in ("oltp", "tpcc"):
+            self.add(loc + ("path",), "not-a-database-run",
+                     f"{a.path} is a sysbench {run['kind'] or 'unknown'} test, not a database benchmark: "
+                     "it cannot be loaded as OLTP results")
+        if not run["complete"] and not a.incomplete:
+            self.add(loc + ("path",), "incomplete-run",
+                     f"{a.path} has no final statistics (a truncated or unfinished run); "
+                     "set incomplete: true to keep it as an unfinished run")
+        if a.threads is not None and run["threads"] is not None and a.threads != run["threads"]:
+            self.add(loc + ("threads",), "threads-mismatch",
+                     f"the bundle says {a.threads} threads, {a.path} says {run['threads']} ({run['threads_source']})")
+        if a.threads is None and run["threads"] is None:
+            self.add(loc + ("threads",), "missing", f"{a.path} does not say its thread count: give threads")
+        for warning in run["warnings"]:
+            self.add(loc + ("path",), "artifact-warning", f"{a.path} {warning}", severity="warning")
 
     def _charts(self) -> None:
         drawable = set()
@@ -227,9 +258,11 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     except ValidationError as exc:
         return None, _model_problems(display, doc, exc)
     folder = file.parent
-    problems = _Checker(display, folder, bundle, doc).run()
-    loaded = LoadedBundle(folder=folder, file=file, bundle=bundle, doc=doc)
-    return (None if problems else loaded), problems
+    checker = _Checker(display, folder, bundle, doc)
+    problems = checker.run()
+    loaded = LoadedBundle(folder=folder, file=file, bundle=bundle, doc=doc, artifacts=checker.parsed)
+    errors = [p for p in problems if p.severity == "error"]
+    return (None if errors else loaded), problems
 
 
 def validate_paths(paths: Iterable[Path]) -> tuple[list[LoadedBundle], list[Problem]]:

@@ -195,15 +195,18 @@ class Artifact(Model):
     path: Text
     system: Id
     workload: Id | None = None
-    threads: Annotated[int, Field(ge=1)] | None = None
+    threads: Annotated[int, Field(ge=1)] | None = Field(None, description="Defaults to the log's own")
     state: ArrayState | None = None
+    incomplete: bool = Field(False, description="Keep a log that has no final statistics (shown as unfinished)")
+    started: Text | None = Field(None, description="Wall-clock start of the run, ISO 8601, to align with traces")
 
 
 Result = Annotated[Union[ResultTable, Artifact], Field(discriminator="type")]
 
 
 class Chart(Model):
-    """A chart drawn from the study's results: one line per system against ``x``."""
+    """A chart of the transcribed tables: one line per system against ``x``. Runs from artifacts are
+    drawn in their own time-series charts."""
 
     id: Id
     title: Text

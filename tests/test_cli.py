@@ -62,13 +62,17 @@ def test_the_installed_command_runs():
 # --- the build never leaves half-written outputs -------------------------------------------
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Layout:
+def copy_project(dest: Path) -> Layout:
     """A copy of the project (site, content, data) with node_modules linked in."""
     for name in ("site", "content", "data"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("resources", ".hugo_build.lock"))
-    (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")
-    return Layout(tmp_path)
+        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("resources", ".hugo_build.lock"))
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    return Layout(dest)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Layout:
+    return copy_project(tmp_path)
 
 
 def test_build_into_a_copy_then_a_failing_template_keeps_the_old_site(project: Layout):

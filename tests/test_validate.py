@@ -183,11 +183,58 @@ def test_artifact_that_does_not_exist(bundle_dir):
     ]
 
 
+SYSBENCH = Path(__file__).parent / "fixtures" / "sysbench"
+
+
+def _bundle_with_log(bundle_dir, fixture: str, extra: str = "", text: str | None = None) -> list[str]:
+    folder = bundle_dir("tiny", _with_artifact("artifacts/run.log").replace("system: a}", f"system: a{extra}}}"))
+    (folder / "artifacts").mkdir(exist_ok=True)
+    data = (SYSBENCH / fixture).read_bytes() if text is None else text.encode()
+    (folder / "artifacts" / "run.log").write_bytes(data)
+    _, problems = validate_paths([folder])
+    shown = str((folder / "bundle.yaml").absolute())
+    return [str(p).replace(shown, "bundle.yaml") for p in problems]
+
+
 def test_artifact_inside_the_bundle_is_accepted(bundle_dir):
-    folder = bundle_dir("tiny", _with_artifact("artifacts/run.log"))
-    (folder / "artifacts").mkdir()
-    (folder / "artifacts" / "run.log").write_text("log")
-    assert validate_paths([folder])[1] == []
+    assert _bundle_with_log(bundle_dir, "web-1.0.20-oltp-rw-ivl20-shell-prompt.log") == []
+
+
+def test_sysbench_warnings_are_reported_by_validate(bundle_dir):
+    assert _bundle_with_log(bundle_dir, "mariadbbench-0.5-timer-warning.log") == [
+        "bundle.yaml:42: warning: results[log1].path: artifacts/run.log line 11: "
+        "sysbench reported: WARNING: timer was never started"
+    ]
+
+
+def test_non_database_sysbench_test_is_rejected(bundle_dir):
+    assert _bundle_with_log(bundle_dir, "web-1.0.20-fileio-rndrw.log") == [
+        "bundle.yaml:42: results[log1].path: artifacts/run.log is a sysbench fileio test, not a database "
+        "benchmark: it cannot be loaded as OLTP results"
+    ]
+
+
+def test_truncated_log_needs_the_bundle_to_say_so(bundle_dir):
+    log = (SYSBENCH / "web-1.0.20-oltp-rw-ivl20-shell-prompt.log").read_text()
+    cut = log[: log.index("SQL statistics:")]
+    problems = _bundle_with_log(bundle_dir, "", text=cut)
+    assert problems[0] == ("bundle.yaml:42: results[log1].path: artifacts/run.log has no final statistics "
+                           "(a truncated or unfinished run); set incomplete: true to keep it as an unfinished run")
+    kept = _bundle_with_log(bundle_dir, "", extra=", incomplete: true", text=cut)
+    assert [p for p in kept if ": warning: " not in p] == []
+
+
+def test_failed_run_in_a_bundle(bundle_dir):
+    text = "sysbench 1.0.20\nNumber of threads: 4\nFATAL: no such table sbtest1\n"
+    assert _bundle_with_log(bundle_dir, "", text=text) == [
+        "bundle.yaml:42: results[log1].path: artifacts/run.log:3: run failed: FATAL: no such table sbtest1"
+    ]
+
+
+def test_thread_count_must_agree_with_the_log(bundle_dir):
+    assert _bundle_with_log(bundle_dir, "web-1.0.20-oltp-rw-ivl20-shell-prompt.log", extra=", threads: 32") == [
+        "bundle.yaml:42: results[log1].threads: the bundle says 32 threads, artifacts/run.log says 64 (header)"
+    ]
 
 
 def test_unknown_reference(bundle_dir):

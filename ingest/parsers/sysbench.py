@@ -68,6 +68,9 @@ INFO = re.compile("|".join([
 OLTP_TESTS = {"oltp", "oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select",
               "oltp_update_index", "oltp_update_non_index", "oltp_delete", "oltp_insert", "select_random_points",
               "select_random_ranges", "bulk_insert"}
+# The JSON field each summary line feeds, for "file:line" provenance of measured values.
+_SOURCE_KEYS = {"transactions": "tps", "queries": "qps", "avg": "latency_avg", "total time": "time_s",
+                "time elapsed": "time_s", "total number of events": "events"}
 KINDS = {"cpu": "cpu", "fileio": "fileio", "memory": "memory", "tpcc": "tpcc"}
 
 
@@ -80,6 +83,7 @@ def _empty() -> dict:
         "latency_ms": {"min": None, "avg": None, "max": None, "sum": None, "percentiles": {}},
         "fairness": {"events_avg": None, "events_stddev": None, "time_avg": None, "time_stddev": None},
         "intervals": [], "histogram": [], "warnings": [],
+        "source_lines": {},
     }
 
 
@@ -261,6 +265,8 @@ class _Parser:
             self._store(line_no, section, key, value)
         except (InvalidOperation, ValueError):
             self.warn(line_no, f"unreadable value for {key!r}: {value!r}")
+            return
+        self.out["source_lines"].setdefault(_SOURCE_KEYS.get(key, key), line_no)
 
     def _store(self, line_no: int, section: str, key: str, value: str) -> None:
         totals, latency, fairness = self.out["totals"], self.out["latency_ms"], self.out["fairness"]
@@ -303,6 +309,7 @@ class _Parser:
                 latency[key] = _num(_unit(value, "ms"))
             elif m := RE_PERCENTILE.match(key):
                 latency["percentiles"][_pct(m.group(1))] = _num(_unit(value, "ms"))
+                self.out["source_lines"][f"latency_p{_pct(m.group(1))}"] = line_no
             else:
                 self.warn(line_no, f"unknown statistic {key!r}")
         elif section == "fairness":

@@ -24,6 +24,7 @@ SELECT
     m.provenance,
     m.printed_as,
     m.correction,
+    m.spread_cv,
     m.result,
     m.result_index,
     m.row_label,

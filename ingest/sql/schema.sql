@@ -81,6 +81,7 @@ CREATE TABLE measurements (
     provenance    VARCHAR NOT NULL,
     printed_as    VARCHAR,                  -- the source's damaged text, when corrected
     correction    VARCHAR,                  -- why the printed text was read as value_text
+    spread_cv     DOUBLE,                   -- coefficient of variation of interval samples (runs)
     PRIMARY KEY (study, result, row_index, col_index)
 );
 
@@ -92,4 +93,43 @@ CREATE TABLE artifacts (
     bytes     BIGINT NOT NULL,
     sha256    VARCHAR NOT NULL,
     PRIMARY KEY (study, artifact)
+);
+
+-- One row per sysbench log in a bundle; incomplete runs are kept here but give no results.
+CREATE TABLE runs (
+    study              VARCHAR NOT NULL REFERENCES studies (study),
+    artifact           VARCHAR NOT NULL,
+    path               VARCHAR NOT NULL,
+    system             VARCHAR NOT NULL,
+    workload           VARCHAR NOT NULL,
+    threads            INTEGER,
+    threads_source     VARCHAR,
+    state              VARCHAR,
+    sysbench_version   VARCHAR,
+    test               VARCHAR,
+    kind               VARCHAR,
+    complete           BOOLEAN NOT NULL,
+    report_interval_s  INTEGER,
+    interval_tps_cv    DOUBLE,
+    started            VARCHAR,
+    warnings           VARCHAR[] NOT NULL,
+    PRIMARY KEY (study, artifact)
+);
+
+-- The --report-interval samples of each run.
+CREATE TABLE intervals (
+    study         VARCHAR NOT NULL REFERENCES studies (study),
+    artifact      VARCHAR NOT NULL,
+    t_s           INTEGER NOT NULL,
+    threads       INTEGER,
+    tps           DOUBLE,
+    qps           DOUBLE,
+    reads_s       DOUBLE,
+    writes_s      DOUBLE,
+    other_s       DOUBLE,
+    latency_pct   DOUBLE,
+    latency_ms    DOUBLE,
+    errors_s      DOUBLE,
+    reconnects_s  DOUBLE,
+    PRIMARY KEY (study, artifact, t_s)
 );

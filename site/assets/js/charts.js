@@ -1,69 +1,8 @@
-// Draws every <figure data-chart> on the page with Observable Plot.
-// The chart spec (points, labels, switch) is exported from DuckDB by the publish step;
-// this file only draws it. Without JavaScript the data tables beside each chart remain.
-import {dot, line, plot, ruleY} from "@observablehq/plot";
+// Entry point of the chart bundle: draws every chart placeholder on the page. The specs are
+// exported from DuckDB by the publish step; these modules only draw them. Without JavaScript
+// the data tables beside each chart remain.
+import {drawByX} from "./chart-by-x.js";
+import {drawTimeseries} from "./chart-timeseries.js";
 
-// Okabe–Ito: distinguishable with the common forms of colour blindness.
-const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"];
-
-function render(figure, spec, selected) {
-  const points = spec.switch ? spec.points.filter((p) => p[spec.switch.field] === selected) : spec.points;
-  const xs = [...new Set(spec.points.map((p) => p.x))].sort((a, b) => a - b);
-  const canvas = figure.querySelector(".chart-canvas");
-  const chart = plot({
-    width: Math.max(320, canvas.clientWidth || 640),
-    height: 380,
-    marginLeft: 64,
-    marginRight: 24,
-    marginBottom: 48,
-    style: {fontSize: "13px", background: "transparent", color: "currentColor"},
-    x: {type: "log", base: 2, domain: [xs[0], xs[xs.length - 1]], ticks: xs, tickFormat: String,
-      label: spec.x_label, labelAnchor: "center", labelArrow: "none", labelOffset: 40},
-    y: {grid: true, zero: true, label: `${spec.y_label}${spec.switch ? ` (${selected})` : ""}`},
-    color: {domain: spec.series, range: PALETTE, legend: true},
-    marks: [
-      ruleY([0]),
-      line(points, {x: "x", y: "y", stroke: "series", strokeWidth: 2}),
-      dot(points, {
-        x: "x", y: "y", fill: "series", r: 4,
-        title: (p) => `${p.series}: ${p.text} ${spec.unit} at ${p.x} (${p.kind})\n${p.provenance}`,
-      }),
-    ],
-  });
-  canvas.replaceChildren(chart);
-  figure.dataset.drawn = selected ?? "all";
-}
-
-function showTables(id, selected) {
-  for (const table of document.querySelectorAll(`[data-chart-table="${id}"]`)) {
-    const match = !table.dataset.switchValue || table.dataset.switchValue === selected;
-    table.closest(".table-wrap").hidden = !match;
-  }
-}
-
-function setup(figure) {
-  const spec = JSON.parse(figure.dataset.chart);
-  const control = document.querySelector(`[data-switch-for="${figure.id}"]`);
-  let selected = spec.switch ? spec.switch.default : null;
-  const update = () => {
-    render(figure, spec, selected);
-    showTables(figure.id, selected);
-  };
-  if (control) {
-    control.hidden = false;
-    control.addEventListener("change", (event) => {
-      selected = event.target.value;
-      update();
-    });
-  }
-  update();
-  let width = figure.clientWidth;
-  new ResizeObserver(() => {
-    if (Math.abs(figure.clientWidth - width) > 24) {
-      width = figure.clientWidth;
-      render(figure, spec, selected);
-    }
-  }).observe(figure);
-}
-
-for (const figure of document.querySelectorAll("figure[data-chart]")) setup(figure);
+for (const figure of document.querySelectorAll("figure[data-chart]")) drawByX(figure);
+for (const figure of document.querySelectorAll("figure[data-timeseries]")) drawTimeseries(figure);

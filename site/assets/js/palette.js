@@ -1,0 +1,15 @@
+// Okabe–Ito: distinguishable with the common forms of colour blindness.
+export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"];
+
+export const BASE_STYLE = {fontSize: "13px", background: "transparent", color: "currentColor"};
+
+// Redraw when the width changes noticeably (rotation, window resize).
+export function onResize(element, redraw) {
+  let width = element.clientWidth;
+  new ResizeObserver(() => {
+    if (Math.abs(element.clientWidth - width) > 24) {
+      width = element.clientWidth;
+      redraw();
+    }
+  }).observe(element);
+}

@@ -1,0 +1,98 @@
+"""sysbench logs in a bundle: runs, interval samples and measured results, in DuckDB and on the page."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from conftest import serve_folder
+from ingest.build import Layout, build_site
+from test_cli import copy_project
+
+FIXTURE = Path(__file__).parent / "fixtures" / "bundles" / "sysbench-logs-fixture"
+PAGE = "/studies/sysbench-logs-fixture/"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Layout:
+    layout = copy_project(tmp_path_factory.mktemp("project"))
+    shutil.copytree(FIXTURE, layout.data / FIXTURE.name)
+    build_site(layout)
+    return layout
+
+
+@pytest.fixture(scope="module")
+def db(site):
+    con = duckdb.connect(str(site.database), read_only=True)
+    yield con
+    con.close()
+
+
+def test_runs_are_loaded_with_their_status(db):
+    rows = db.execute("SELECT artifact, threads, threads_source, complete, report_interval_s, sysbench_version "
+                      "FROM runs ORDER BY artifact").fetchall()
+    assert rows == [
+        ("ro-64", 64, "header", True, 5, "0.5"),
+        ("rw-64", 64, "header", True, 20, "1.0.20"),
+        ("rw-64-cut", 64, "header", False, 20, "1.0.20"),
+    ]
+
+
+def test_interval_samples_go_to_the_time_series_table(db):
+    counts = dict(db.execute("SELECT artifact, count(*) FROM intervals GROUP BY artifact").fetchall())
+    assert counts == {"ro-64": 60, "rw-64": 15, "rw-64-cut": 15}
+    # "[ 300s ] thds: 64 tps: 32.15 qps: 641.59 (r/w/o: 449.30/128.00/64.30) lat (ms,95%): 2362.72"
+    assert db.execute("SELECT tps, qps, latency_ms, latency_pct FROM intervals "
+                      "WHERE artifact = 'rw-64' AND t_s = 300").fetchone() == (32.15, 641.59, 2362.72, 95.0)
+
+
+def test_finished_runs_give_measured_results_citing_log_lines(db):
+    rows = db.execute("SELECT result, metric, value_text, value_kind, provenance FROM results "
+                      "WHERE study = 'sysbench-logs-fixture' ORDER BY result_index, col_index").fetchall()
+    assert rows == [
+        ("rw-64", "tps", "30.99", "measured", "sysbench-logs-fixture/artifacts/rw-64.log:35"),
+        ("rw-64", "qps", "619.85", "measured", "sysbench-logs-fixture/artifacts/rw-64.log:36"),
+        ("rw-64", "latency_avg_ms", "2064.81", "measured", "sysbench-logs-fixture/artifacts/rw-64.log:46"),
+        ("rw-64", "latency_p95_ms", "3706.08", "measured", "sysbench-logs-fixture/artifacts/rw-64.log:48"),
+        ("ro-64", "tps", "14715.47", "measured", "sysbench-logs-fixture/artifacts/ro-64.log:77"),
+        ("ro-64", "latency_avg_ms", "4.35", "measured", "sysbench-logs-fixture/artifacts/ro-64.log:88"),
+        ("ro-64", "latency_p95_ms", "6.4", "measured", "sysbench-logs-fixture/artifacts/ro-64.log:90"),
+    ]
+
+
+def test_unfinished_run_gives_no_results(db):
+    assert db.execute("SELECT count(*) FROM results WHERE result = 'rw-64-cut'").fetchone() == (0,)
+
+
+def test_spread_is_exported_as_a_column(site):
+    header, *rows = (site.public / "data" / "results.csv").read_text().splitlines()
+    assert "spread_cv" in header.split(",")
+    con = duckdb.connect()
+    cv = con.execute(f"SELECT spread_cv FROM '{site.public / 'data' / 'results.csv'}' "
+                     "WHERE result = 'rw-64' AND metric = 'tps'").fetchone()[0]
+    assert cv == 0.2213
+
+
+def test_page_shows_runs_and_their_samples_over_time(site, browser):
+    server = serve_folder(site.public)
+    page = browser.new_page()
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(f"http://127.0.0.1:{server.server_port}{PAGE}")
+    runs = page.locator("table.runs tbody tr")
+    assert runs.count() == 3
+    cut = page.locator('tr[data-run="rw-64-cut"]')
+    assert "unfinished: no final statistics" in cut.inner_text()
+    assert page.locator('tr[data-run="rw-64"] data.value').first.get_attribute("data-provenance") == (
+        "sysbench-logs-fixture/artifacts/rw-64.log:35")
+    figure = page.locator("figure[data-timeseries]")
+    assert figure.get_attribute("data-drawn") == "runs"
+    # three runs in each of the two charts: finished runs solid, the unfinished one dashed
+    assert page.locator('figure[data-timeseries] g[aria-label="line"] path').count() == 6
+    assert page.locator('figure[data-timeseries] g[aria-label="line"][stroke-dasharray] path').count() == 2
+    assert errors == []
+    page.close()
+    server.shutdown()
