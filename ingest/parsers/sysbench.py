@@ -25,9 +25,10 @@ RE_INTERVAL_SETTING = re.compile(r"^Report intermediate results every (\d+) seco
 RE_IVL_05 = re.compile(
     rf"^\[\s*(\d+)s\] threads: (\d+), tps: {NUM}, reads(?:/s)?: {NUM}, writes(?:/s)?: {NUM},? "
     rf"response time: {NUM}ms \({NUM}%\)(?:, errors: {NUM}, reconnects:\s*{NUM})?$")
+D = r"(\d[\d.]*)"  # digits, checked by the conversion (hot path: simpler than NUM)
 RE_IVL_10 = re.compile(
-    rf"^\[\s*(\d+)s \] thds: (\d+) tps: {NUM} qps: {NUM} \(r/w/o: {NUM}/{NUM}/{NUM}\) "
-    rf"lat \(ms,{NUM}%\): {NUM} err/s:? {NUM} reconn/s: {NUM}$")
+    rf"\[ *(\d+)s \] thds: (\d+) tps: {D} qps: {D} \(r/w/o: {D}/{D}/{D}\) "
+    rf"lat \(ms,{D}%\): {D} err/s:? {D} reconn/s: {D}$")
 RE_IVL_10_EPS = re.compile(rf"^\[\s*(\d+)s \] thds: (\d+) eps: {NUM} lat \(ms,{NUM}%\): {NUM}$")
 RE_KEY_VALUE = re.compile(r"^\s+([^:]+?):\s+(.*)$")
 RE_PER_SEC = re.compile(rf"^{NUM}\s+\({NUM} per sec\.\)$")
@@ -88,8 +89,13 @@ def _empty() -> dict:
 
 
 def _num(text: str) -> float | int:
-    value = Decimal(text)
-    return int(value) if value == value.to_integral_value() and "." not in text and "e" not in text.lower() else float(value)
+    """A printed number: int when it has no decimal point, else the nearest double (float() rounds
+    correctly, so the JSON prints the same digits back). Raises ValueError for anything else."""
+    return float(text) if ("." in text or "e" in text or "E" in text) else int(text)
+
+
+_IVL_10_KEYS = ("t_s", "threads", "tps", "qps", "reads_s", "writes_s", "other_s", "latency_pct", "latency_ms",
+                "errors_s", "reconnects_s")
 
 
 class _Parser:
@@ -205,11 +211,13 @@ class _Parser:
     # -- intervals ------------------------------------------------------------------------------
 
     def _interval(self, line_no: int, line: str) -> None:
+        row = None
         if m := RE_IVL_10.match(line):
-            t, thr, tps, qps, r, w, o, pct, lat, err, rec = m.groups()
-            row = {"t_s": int(t), "threads": int(thr), "tps": _num(tps), "qps": _num(qps), "reads_s": _num(r),
-                   "writes_s": _num(w), "other_s": _num(o), "latency_pct": _num(pct), "latency_ms": _num(lat),
-                   "errors_s": _num(err), "reconnects_s": _num(rec)}
+            try:
+                row = dict(zip(_IVL_10_KEYS, map(_num, m.groups())))
+            except ValueError:
+                self.warn(line_no, f"unreadable interval line: {line[:80]!r}")
+                return
         elif m := RE_IVL_05.match(line):
             t, thr, tps, r, w, lat, pct, err, rec = m.groups()
             row = {"t_s": int(t), "threads": int(thr), "tps": _num(tps), "qps": None, "reads_s": _num(r),
