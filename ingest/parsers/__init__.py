@@ -24,3 +24,13 @@ def _register() -> None:
 
 
 _register()
+
+
+def _register_mdstat() -> None:
+    from . import mdstat, mdstat_trace
+
+    PARSERS["mdstat"] = mdstat.parse_file
+    PARSERS["mdstat-trace"] = mdstat_trace.parse_trace
+
+
+_register_mdstat()

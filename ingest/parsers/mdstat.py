@@ -1,0 +1,203 @@
+"""Parse ``/proc/mdstat`` as the kernel prints it, one snapshot at a time.
+
+Forms handled: tabs and odd indentation, a leading ``# cat /proc/mdstat``, a missing
+``unused devices`` line, ``64k chunk`` and ``64k chunks``, ``super external:…``, inactive
+arrays without a level, read-only states, bitmaps, progress bars and DELAYED/PENDING.
+Anything the parser cannot read becomes a warning with its line number, never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import ParseError
+
+RE_PERSONALITIES = re.compile(r"^Personalities\s*:\s*(.*)$")
+RE_ARRAY = re.compile(r"^(md[\w/-]*)\s*:\s*(active|inactive)\b\s*(?:\((read-only|auto-read-only)\))?\s*(.*)$")
+RE_LEVEL = re.compile(r"^(raid\d+|linear|multipath|faulty)$")
+RE_MEMBER = re.compile(r"^([^\s\[\]()]+)\[(\d+)\]((?:\([A-Z]\))*)$")
+RE_BLOCKS = re.compile(r"^(\d+) blocks\b(.*)$")
+RE_SUPER = re.compile(r"\bsuper (\S+)")
+RE_SUPER_TEXT = re.compile(r"^(?:\d+\.\d+|external:\S+)$")
+RE_CHUNK = re.compile(r"\b(\d+)k chunks?\b")
+RE_ROUNDING = re.compile(r"\b(\d+)k rounding\b")
+RE_ALGORITHM = re.compile(r"\balgorithm (\d+)\b")
+RE_COPIES = re.compile(r"\b(\d+ (?:near|far|offset)-copies)\b")
+RE_LEVEL_WORD = re.compile(r"\blevel (\d+),")
+RE_DISKS = re.compile(r"\[(\d+)/(\d+)\]\s*\[([U_]*)\]")
+RE_BITMAP = re.compile(r"^bitmap:\s*(\d+)/(\d+) pages \[(\d+)KB\],\s*(\d+)KB chunk")
+RE_PROGRESS = re.compile(
+    r"^(?:\[[=>.]*\]\s*)?(recovery|resync|check|reshape|repair)\s*=\s*(\d+(?:\.\d+)?)%\s*"
+    r"\((\d+)/(\d+)\)\s*finish=(\d+(?:\.\d+)?)min\s*speed=(\d+)K/sec$")
+RE_PENDING = re.compile(r"^(resync|recovery|check|reshape|repair)\s*=\s*(DELAYED|PENDING)$")
+RE_UNUSED = re.compile(r"^unused devices:\s*(.*)$")
+RE_PROMPT = re.compile(r"cat\s+/proc/mdstat")
+FLAGS = {"F": "faulty", "S": "spare", "W": "write-mostly", "R": "replacement", "J": "journal"}
+OPERATION_WORDS = ("recovery", "resync", "check", "reshape", "repair")
+
+
+class _Snapshot:
+    def __init__(self, first_line: int, name: str) -> None:
+        self.name = name
+        self.out = {"personalities": None, "arrays": [], "unused_devices": None, "warnings": []}
+        self.array: dict | None = None
+        self.first_line = first_line
+        self.seen_content = False
+
+    def warn(self, line_no: int, message: str) -> None:
+        self.out["warnings"].append(f"line {line_no}: {message}")
+
+    def feed(self, line_no: int, raw: str) -> None:
+        line = raw.replace("\t", " ").rstrip("\r\n").strip()
+        if not line:
+            return
+        if m := RE_PERSONALITIES.match(line):
+            self.seen_content = True
+            if self.out["personalities"] is not None:
+                self.warn(line_no, "a second 'Personalities' line: two snapshots run together")
+            self.out["personalities"] = re.findall(r"\[([^\]]+)\]", m.group(1))
+            self.array = None
+            return
+        if m := RE_ARRAY.match(line):
+            self.seen_content = True
+            self._array(line_no, m)
+            return
+        if m := RE_UNUSED.match(line):
+            self.seen_content = True
+            rest = m.group(1).strip()
+            self.out["unused_devices"] = [] if rest in ("", "<none>") else rest.split()
+            self.array = None
+            return
+        if not self.seen_content and RE_PROMPT.search(line):
+            return
+        if self.array is None:
+            self.warn(line_no, f"not /proc/mdstat content: {line[:80]!r}")
+            return
+        self._detail(line_no, line)
+
+    def _array(self, line_no: int, m: re.Match) -> None:
+        name, state, read_only, rest = m.groups()
+        words = rest.split()
+        level = None
+        if words and RE_LEVEL.match(words[0]):
+            level = words.pop(0)
+        members = []
+        for word in words:
+            mm = RE_MEMBER.match(word)
+            if not mm:
+                self.warn(line_no, f"{name}: unreadable member {word!r}")
+                continue
+            flags = [FLAGS.get(f, f"unknown:{f}") for f in re.findall(r"\(([A-Z])\)", mm.group(3))]
+            members.append({"device": mm.group(1), "index": int(mm.group(2)), "flags": flags})
+        self.array = {
+            "name": name, "state": state, "read_only": read_only, "level": level, "members": members,
+            "blocks": None, "super": None, "chunk_kib": None, "layout": None, "raid_disks": None,
+            "active_disks": None, "status": None, "bitmap": None, "operation": None, "pending": None,
+            "line": line_no,
+        }
+        self.out["arrays"].append(self.array)
+
+    def _detail(self, line_no: int, line: str) -> None:
+        a = self.array
+        if m := RE_BLOCKS.match(line):
+            if a["blocks"] is not None:
+                self.warn(line_no, f"{a['name']}: a second size line")
+                return
+            a["blocks"] = int(m.group(1))
+            rest = m.group(2)
+            if s := RE_SUPER.search(rest):
+                if RE_SUPER_TEXT.match(s.group(1)):
+                    a["super"] = s.group(1)
+                else:
+                    self.warn(line_no, f"{a['name']}: unreadable superblock version {s.group(1)!r}")
+            if c := RE_CHUNK.search(rest):
+                a["chunk_kib"] = int(c.group(1))
+            layout = [x.group(1) for x in (RE_COPIES.search(rest),) if x]
+            if alg := RE_ALGORITHM.search(rest):
+                layout.append(f"algorithm {alg.group(1)}")
+            if r := RE_ROUNDING.search(rest):
+                layout.append(f"{r.group(1)}k rounding")
+            a["layout"] = ", ".join(layout) or None
+            if lv := RE_LEVEL_WORD.search(rest):
+                if a["level"] is None:
+                    a["level"] = f"raid{lv.group(1)}"
+                elif a["level"] != f"raid{lv.group(1)}":
+                    self.warn(line_no, f"{a['name']}: level {lv.group(1)} differs from {a['level']}")
+            if d := RE_DISKS.search(rest):
+                a["raid_disks"], a["active_disks"], a["status"] = int(d.group(1)), int(d.group(2)), d.group(3)
+                if len(a["status"]) != a["raid_disks"] or a["status"].count("U") != a["active_disks"]:
+                    self.warn(line_no, f"{a['name']}: [{d.group(1)}/{d.group(2)}] disagrees with [{d.group(3)}]")
+            elif "[" in rest:
+                self.warn(line_no, f"{a['name']}: unreadable disk count {rest.strip()[:60]!r}")
+            return
+        if m := RE_BITMAP.match(line):
+            a["bitmap"] = {"pages_used": int(m.group(1)), "pages_total": int(m.group(2)),
+                           "chunk_kib": int(m.group(4))}
+            return
+        if m := RE_PROGRESS.match(line):
+            kind, pct, done, total, finish, speed = m.groups()
+            a["operation"] = {"kind": kind, "percent": float(pct), "done_blocks": int(done),
+                              "total_blocks": int(total), "finish_min": float(finish), "speed_kib_s": int(speed),
+                              "line": line_no}
+            if int(done) > int(total):
+                self.warn(line_no, f"{a['name']}: progress {done}/{total} is past the end")
+            return
+        if m := RE_PENDING.match(line):
+            a["pending"] = m.group(2)
+            return
+        if any(word in line for word in OPERATION_WORDS) or line.startswith("["):
+            self.warn(line_no, f"{a['name']}: unreadable progress line {line[:80]!r}")
+            return
+        self.warn(line_no, f"{a['name']}: unreadable line {line[:80]!r}")
+
+    def finish(self, *, keep_lines: bool = False) -> dict:
+        if not self.seen_content:
+            raise ParseError(f"{self.name}: not /proc/mdstat (no 'Personalities' line, array or 'unused devices')")
+        if self.out["personalities"] is None:
+            self.warn(self.first_line, "no 'Personalities' line")
+        for a in self.out["arrays"]:
+            if a["blocks"] is None:
+                self.warn(a["line"], f"{a['name']}: no size line")
+            if not keep_lines:
+                a.pop("line")
+                if a["operation"]:
+                    a["operation"].pop("line")
+        return self.out
+
+
+def parse_snapshot_lines(lines: list[tuple[int, str]], *, name: str, keep_lines: bool = False) -> dict:
+    snap = _Snapshot(lines[0][0] if lines else 1, name)
+    for line_no, line in lines:
+        snap.feed(line_no, line)
+    return snap.finish(keep_lines=keep_lines)
+
+
+def read_text(path: Path) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ParseError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if b"\0" in data[:4096]:
+        raise ParseError(f"{path}: not /proc/mdstat (binary data)")
+    return data.decode("utf-8", errors="replace")
+
+
+def parse_file(path: Path) -> dict:
+    text = read_text(path)
+    return parse_snapshot_lines(list(enumerate(text.split("\n"), start=1)), name=str(path))
+
+
+def array_state(array: dict) -> str:
+    """optimal, degraded, recovering, resyncing, reshaping or checking (inactive when not running)."""
+    if array["state"] == "inactive":
+        return "inactive"
+    op = array["operation"]
+    if op is not None:
+        return {"recovery": "recovering", "resync": "resyncing", "reshape": "reshaping",
+                "check": "checking", "repair": "checking"}[op["kind"]]
+    if array["status"] and "_" in array["status"]:
+        return "degraded"
+    # A faulty member beyond a full status line (e.g. a failed spare with [5/5] [UUUUU]) leaves the
+    # array's redundancy intact: the status line decides.
+    return "optimal"
