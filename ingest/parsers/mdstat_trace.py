@@ -13,7 +13,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import ParseError
+from . import ParseError, no_cyclic_gc
 from .mdstat import array_state, parse_snapshot_lines, read_text
 
 RE_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?$")
@@ -192,7 +192,8 @@ def parse_trace(path: Path) -> dict:
     path = Path(path)
     if not path.exists():
         raise ParseError(f"{path}: cannot read: No such file or directory")
-    snapshots, warnings = _snapshots(path)
-    if not snapshots:
-        raise ParseError(f"{path}: not an mdstat trace (no snapshot with /proc/mdstat content)")
-    return analyse(snapshots, warnings)
+    with no_cyclic_gc():
+        snapshots, warnings = _snapshots(path)
+        if not snapshots:
+            raise ParseError(f"{path}: not an mdstat trace (no snapshot with /proc/mdstat content)")
+        return analyse(snapshots, warnings)

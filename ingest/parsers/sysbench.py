@@ -13,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from statistics import fmean, pstdev
 
-from . import ParseError
+from . import ParseError, no_cyclic_gc
 
 # --- line shapes ----------------------------------------------------------------------------
 
@@ -452,9 +452,10 @@ def _pct(text: str) -> str:
 
 def parse_text(text: str, *, name: str = "<log>") -> dict:
     parser = _Parser(name)
-    for number, line in enumerate(text.split("\n"), start=1):
-        parser.feed(number, line)
-    return parser.finish()
+    with no_cyclic_gc():
+        for number, line in enumerate(text.split("\n"), start=1):
+            parser.feed(number, line)
+        return parser.finish()
 
 
 def parse_file(path: Path) -> dict:
