@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import duckdb
@@ -108,8 +109,32 @@ def _runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) ->
                             for s in samples if s["artifact"] == run["artifact"]]
         pcts = {s["latency_pct"] for s in run["intervals"] if s["latency_pct"] is not None}
         run["latency_pct"] = pcts.pop() if len(pcts) == 1 else None
-        run["label"] = f"{run['system_label']}, {run['threads']} threads" + ("" if run["complete"] else " (unfinished)")
+        run["label"] = (f"{run['artifact']}: {run['system_label']}, {run['threads']} threads"
+                        + ("" if run["complete"] else " (unfinished)"))
     return runs
+
+
+def _traces(con: duckdb.DuckDBPyConnection, study: str, runs: list[dict]) -> list[dict]:
+    """Rebuild stories: each trace's samples, with the runs that overlap it placed on its clock."""
+    traces = []
+    for (artifact,) in con.execute("SELECT DISTINCT artifact FROM trace_samples WHERE study = ? ORDER BY 1",
+                                   [study]).fetchall():
+        samples = _rows(con, "SELECT t_s, time, state, operation, percent, speed_kib_s, array_name FROM trace_samples "
+                             "WHERE study = ? AND artifact = ? ORDER BY t_s", [study, artifact])
+        start = datetime.fromisoformat(samples[0]["time"]) - timedelta(seconds=samples[0]["t_s"])
+        windows = []
+        for run in runs:
+            if run["trace"] != artifact or not run["started"] or run["elapsed_s"] is None:
+                continue
+            begin = (datetime.fromisoformat(run["started"].replace("Z", "+00:00")) - start).total_seconds()
+            tps = run["values"].get("tps", {}).get("text")
+            windows.append({"label": run["label"], "start_s": begin, "end_s": begin + run["elapsed_s"],
+                            "tps": tps, "flag": run["state_flag"]})
+        values = _rows(con, "SELECT metric, value_text, unit, provenance FROM measurements "
+                            "WHERE study = ? AND result = ? ORDER BY col_index", [study, artifact])
+        traces.append({"artifact": artifact, "array": samples[0]["array_name"], "start": start.isoformat(),
+                       "samples": samples, "runs": windows, "values": values})
+    return traces
 
 
 def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[str]:
@@ -129,6 +154,7 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[s
             "charts": _charts(bundle, cells, labels),
             "runs": _runs(con, study["study"], labels),
         }
+        doc["traces"] = _traces(con, study["study"], doc["runs"])
         path = out_dir / "studies" / f"{study['study']}.json"
         path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
         ids.append(study["study"])

@@ -17,6 +17,8 @@ import duckdb
 
 from schema.models import Artifact, Bundle, Provenance, ResultTable
 
+from .align import rebuild_figures, run_seconds, trace_array
+from .parsers.mdstat import array_state
 from .validate import LoadedBundle
 
 SQL_DIR = Path(__file__).with_name("sql")
@@ -142,6 +144,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
         "artifacts": [],
         "runs": [],
         "intervals": [],
+        "trace_samples": [],
     }
     single = b.workloads[0].id if len(b.workloads) == 1 else None
     for index, result in enumerate(b.results):
@@ -154,20 +157,57 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
                 "study": study, "artifact": result.id, "format": result.format, "path": result.path,
                 "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
             })
-            run = loaded.artifacts.get(result.id)
-            if result.format == "sysbench" and run is not None:
-                _add_run(out, study, result, run, index=index, workload=result.workload or single)
+            parsed = loaded.artifacts.get(result.id)
+            if result.format == "sysbench" and parsed is not None:
+                _add_run(out, study, result, parsed, index=index, workload=result.workload or single,
+                         alignment=loaded.alignments.get(result.id))
+            elif result.format == "mdstat-trace" and parsed is not None:
+                _add_trace(out, study, result, parsed, index=index, workload=result.workload or single)
     return out
 
 
-def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int, workload: str) -> None:
+def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index: int, workload: str) -> None:
+    array = trace_array(trace, artifact.array)
+    for snap in trace["snapshots"]:
+        a = next((x for x in snap["arrays"] if x["name"] == array), None)
+        op = a["operation"] if a else None
+        out["trace_samples"].append({
+            "study": study, "artifact": artifact.id, "array_name": array, "t_s": snap["t_s"], "time": snap["time"],
+            "state": "absent" if a is None else array_state(a), "operation": op["kind"] if op else None,
+            "percent": op["percent"] if op else None, "done_blocks": op["done_blocks"] if op else None,
+            "speed_kib_s": op["speed_kib_s"] if op else None,
+        })
+    figures = rebuild_figures(trace, array)
+    if figures is None:
+        return
+    where = f"{study}/{artifact.path}:{figures['first_line']}..{figures['last_line']}"
+    rows = [("rebuild_mb_s", "MB/s", figures["mb_s"])]
+    if figures["duration_s"] is not None:
+        rows.append(("rebuild_duration_s", "s", figures["duration_s"]))
+    for col, (metric, unit, value) in enumerate(rows):
+        out["measurements"].append({
+            "study": study, "result": artifact.id, "result_index": index, "row_index": 0, "col_index": col,
+            "row_label": artifact.id, "column_label": metric, "source": artifact.path, "system": artifact.system,
+            "workload": workload, "threads": None, "state": "rebuilding", "metric": metric, "unit": unit,
+            "value": float(value), "value_text": str(value), "value_kind": "measured",
+            "provenance": f"{where} ({array}, blocks done over time)", "printed_as": None, "correction": None,
+            "spread_cv": None,
+        })
+
+
+def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int, workload: str,
+             alignment: tuple | None) -> None:
+    trace_id, aligned = alignment if alignment else (None, None)
     out["runs"].append({
         "study": study, "artifact": artifact.id, "path": artifact.path, "system": artifact.system,
         "workload": workload, "threads": artifact.threads or run["threads"],
         "threads_source": "bundle" if artifact.threads else run["threads_source"], "state": artifact.state,
         "sysbench_version": run["sysbench_version"], "test": run["test"], "kind": run["kind"],
         "complete": run["complete"], "report_interval_s": run["report_interval_s"],
-        "interval_tps_cv": run["interval_tps_cv"], "started": artifact.started, "warnings": run["warnings"],
+        "interval_tps_cv": run["interval_tps_cv"], "started": artifact.started, "elapsed_s": run_seconds(run),
+        "warnings": run["warnings"],
+        "trace": trace_id, "computed_state": aligned.computed if aligned else None,
+        "state_flag": aligned.flag if aligned else None,
     })
     for row in run["intervals"]:
         out["intervals"].append({"study": study, "artifact": artifact.id,
@@ -194,7 +234,7 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
             for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
                 rows = _bundle_rows(loaded)
                 for table in ("studies", "sources", "systems", "workloads", "measurements", "artifacts",
-                              "runs", "intervals"):
+                              "runs", "intervals", "trace_samples"):
                     _insert(con, table, rows[table])
             con.execute("CHECKPOINT")
         finally:

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -14,6 +15,7 @@ from pydantic import ValidationError
 
 from schema.models import NUMBER_TEXT, Artifact, Bundle, ResultTable
 
+from .align import Alignment, align, parse_started, run_seconds, states_during, trace_array
 from .parsers import PARSERS, ParseError
 from .problems import Problem
 from .yamlfile import YamlDocument, YamlProblem, load_yaml
@@ -28,6 +30,7 @@ class LoadedBundle:
     bundle: Bundle
     doc: YamlDocument
     artifacts: dict[str, dict]  # artifact id -> parsed content
+    alignments: dict[str, tuple[str, Alignment]]  # run id -> (trace id, state computed from the trace)
 
 
 def _display(path: Path) -> str:
@@ -106,6 +109,7 @@ class _Checker:
         self.display, self.folder, self.bundle, self.doc = display, folder, bundle, doc
         self.problems: list[Problem] = []
         self.parsed: dict[str, dict] = {}  # artifact id -> parsed artifact, reused by the loader
+        self.alignments: dict[str, tuple[str, Alignment]] = {}  # run id -> (trace id, computed state)
 
     def add(self, loc: tuple, kind: str, message: str, *, severity: str = "error") -> None:
         path, name = _yaml_path(self.doc.data, loc)
@@ -132,6 +136,7 @@ class _Checker:
                 self._table(i, result, sources, systems, workloads)
             elif isinstance(result, Artifact):
                 self._artifact(i, result, systems, workloads)
+        self._align()
         self._charts()
         return self.problems
 
@@ -199,10 +204,64 @@ class _Checker:
         target = (self.folder / rel).resolve()
         if rel.is_absolute() or ".." in rel.parts or not target.is_relative_to(root):
             self.add(loc + ("path",), "path-escapes", f"artifact path {a.path!r} leaves the bundle folder")
-        elif not target.is_file():
+        elif not (target.is_file() or (a.format == "mdstat-trace" and target.is_dir())):
             self.add(loc + ("path",), "missing-file", f"artifact file {a.path!r} does not exist")
         elif a.format == "sysbench":
             self._sysbench(loc, a, target)
+        elif a.format in ("mdstat", "mdstat-trace"):
+            self._mdstat(loc, a, target)
+
+    def _mdstat(self, loc: tuple, a: Artifact, target: Path) -> None:
+        try:
+            parsed = PARSERS[a.format](target)
+        except ParseError as exc:
+            self.add(loc + ("path",), "artifact-unreadable", str(exc).replace(str(target), a.path, 1))
+            return
+        self.parsed[a.id] = parsed
+        for warning in parsed["warnings"]:
+            self.add(loc + ("path",), "artifact-warning", f"{a.path} {warning}", severity="warning")
+        if a.format == "mdstat-trace":
+            if trace_array(parsed, a.array) is None:
+                names = ", ".join(parsed["arrays"]) or "none"
+                self.add(loc + ("array",), "missing" if a.array is None else "unknown-reference",
+                         f"name the array this trace follows (arrays in {a.path}: {names})")
+
+    def _align(self) -> None:
+        """Give each timed run the array state its system's trace shows; flag a declared state that does not hold."""
+        traces = [(i, r) for i, r in enumerate(self.bundle.results)
+                  if isinstance(r, Artifact) and r.format == "mdstat-trace" and r.id in self.parsed]
+        for i, run_artifact in enumerate(self.bundle.results):
+            if not (isinstance(run_artifact, Artifact) and run_artifact.format == "sysbench"):
+                continue
+            run = self.parsed.get(run_artifact.id)
+            mine = [(j, t) for j, t in traces if t.system == run_artifact.system]
+            if run is None or not mine:
+                continue
+            loc = ("results", i)
+            if run_artifact.started is None:
+                self.add(loc, "cannot-align", f"system {run_artifact.system!r} has a trace, but run "
+                         f"{run_artifact.id!r} has no started time to align it with", severity="warning")
+                continue
+            try:
+                start = parse_started(run_artifact.started)
+            except ValueError:
+                self.add(loc + ("started",), "bad-time", f"not an ISO 8601 time: {run_artifact.started!r}")
+                continue
+            seconds = run_seconds(run)
+            for _, trace_artifact in mine:
+                trace = self.parsed[trace_artifact.id]
+                array = trace_array(trace, trace_artifact.array)
+                if (start.tzinfo is None) != (datetime.fromisoformat(trace["start"]).tzinfo is None):
+                    self.add(loc + ("started",), "bad-time",
+                             f"started and the times in {trace_artifact.path} must both carry a time zone or neither")
+                    continue
+                states, gap = states_during(trace, array, start, seconds or 0)
+                result = align(declared=run_artifact.state, states=states, trace_name=trace_artifact.path, array=array)
+                self.alignments[run_artifact.id] = (trace_artifact.id, result)
+                if gap:
+                    self.add(loc + ("started",), "trace-gap", f"{trace_artifact.path}: {gap}", severity="warning")
+                if result.flag:
+                    self.add(loc + ("state",), "state-mismatch", result.flag, severity="warning")
 
     def _sysbench(self, loc: tuple, a: Artifact, target: Path) -> None:
         try:
@@ -260,7 +319,8 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     folder = file.parent
     checker = _Checker(display, folder, bundle, doc)
     problems = checker.run()
-    loaded = LoadedBundle(folder=folder, file=file, bundle=bundle, doc=doc, artifacts=checker.parsed)
+    loaded = LoadedBundle(folder=folder, file=file, bundle=bundle, doc=doc, artifacts=checker.parsed,
+                          alignments=checker.alignments)
     errors = [p for p in problems if p.severity == "error"]
     return (None if errors else loaded), problems
 

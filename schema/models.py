@@ -28,7 +28,7 @@ ArrayState = Literal["optimal", "degraded", "rebuilding"]
 ValueKind = Literal["exact", "derived", "approximate"]
 Metric = Literal[
     "tps", "qps", "oet", "latency_avg_ms", "latency_p95_ms", "latency_p99_ms",
-    "rebuild_mb_s", "cpu_util_pct", "compression_ratio", "space_used_gb",
+    "rebuild_mb_s", "rebuild_duration_s", "cpu_util_pct", "compression_ratio", "space_used_gb",
 ]
 
 
@@ -199,6 +199,7 @@ class Artifact(Model):
     state: ArrayState | None = None
     incomplete: bool = Field(False, description="Keep a log that has no final statistics (shown as unfinished)")
     started: Text | None = Field(None, description="Wall-clock start of the run, ISO 8601, to align with traces")
+    array: Text | None = Field(None, description="For a trace: the md array it follows (e.g. md6)")
 
 
 Result = Annotated[Union[ResultTable, Artifact], Field(discriminator="type")]

@@ -131,3 +131,19 @@ def test_cli_parse_mdstat_trace(tmp_path):
     result = CliRunner().invoke(main, ["parse", "mdstat-trace", str(path)])
     assert result.exit_code == 0
     assert '"state": "recovering"' in result.stdout
+
+
+def test_trace_mutations_give_a_result_or_a_clean_error(tmp_path):
+    stamps = ["2024-05-01T12:00:00Z", "2024-05-01T12:00:05Z", "2024-05-01T12:00:10Z"]
+    lines = _trace(tmp_path, stamps, SERIES).read_text().split("\n")
+    path = tmp_path / "mutated.trace"
+    for i in range(len(lines)):
+        for variant in (lines[:i] + lines[i + 1:], lines[: i + 1] + lines[i:],
+                        lines[:i] + [lines[i].replace("1", "l").replace("0", "O")] + lines[i + 1:]):
+            path.write_text("\n".join(variant))
+            try:
+                got = parse_trace(path)
+            except ParseError:
+                continue
+            for t in got["arrays"].get("md0", {}).get("throughput", []):
+                assert t["measured_kib_s"] >= 0 and t["kernel_speed_kib_s"] == 12

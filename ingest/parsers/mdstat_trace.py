@@ -160,11 +160,6 @@ def analyse(snapshots: list[dict], warnings: list[str]) -> dict:
             if array is not None:
                 previous = (t, array, snap)
         arrays[name] = {"timeline": timeline, "rebuild": _rebuild(timeline), "throughput": throughput}
-    for snap in snapshots:
-        for a in snap["arrays"]:
-            a.pop("line", None)
-            if a["operation"]:
-                a["operation"].pop("line", None)
     return {
         "start": start.isoformat(),
         "snapshots": [{"time": s["time"].isoformat(), "t_s": (s["time"] - start).total_seconds(),

@@ -112,8 +112,27 @@ CREATE TABLE runs (
     report_interval_s  INTEGER,
     interval_tps_cv    DOUBLE,
     started            VARCHAR,
+    elapsed_s          DOUBLE,
     warnings           VARCHAR[] NOT NULL,
+    trace              VARCHAR,             -- the mdstat trace the run was aligned with
+    computed_state     VARCHAR,             -- the array state(s) that trace shows during the run
+    state_flag         VARCHAR,             -- why the declared state does not hold, if it does not
     PRIMARY KEY (study, artifact)
+);
+
+-- Each sample of each mdstat trace, for the array the trace follows.
+CREATE TABLE trace_samples (
+    study          VARCHAR NOT NULL REFERENCES studies (study),
+    artifact       VARCHAR NOT NULL,
+    array_name     VARCHAR NOT NULL,
+    t_s            DOUBLE NOT NULL,
+    time           VARCHAR NOT NULL,
+    state          VARCHAR NOT NULL,
+    operation      VARCHAR,
+    percent        DOUBLE,
+    done_blocks    BIGINT,
+    speed_kib_s    BIGINT,
+    PRIMARY KEY (study, artifact, t_s)
 );
 
 -- The --report-interval samples of each run.

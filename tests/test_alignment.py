@@ -1,0 +1,87 @@
+"""Runs meet traces: the state each run really ran in, computed from an mdstat trace by wall-clock time."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from conftest import serve_folder
+from ingest.build import Layout, build_site
+from ingest.validate import validate_paths
+from test_cli import copy_project
+
+FIXTURE = Path(__file__).parent / "fixtures" / "bundles" / "rebuild-trace-fixture"
+
+
+def test_validate_flags_a_run_declared_optimal_during_a_rebuild():
+    _, problems = validate_paths([FIXTURE])
+    assert [(p.severity, p.field, p.message) for p in problems] == [
+        ("warning", "results[during].state",
+         "declared optimal, but artifacts/mdstat.trace shows md0 recovering during the run"),
+        ("warning", "results[after].started", "artifacts/mdstat.trace: the trace ends before the run finished"),
+    ]
+
+
+def test_a_trace_needs_its_array_named_when_ambiguous(tmp_path):
+    folder = tmp_path / "rebuild-trace-fixture"
+    shutil.copytree(FIXTURE, folder)
+    bundle = folder / "bundle.yaml"
+    bundle.write_text(bundle.read_text().replace(", array: md0}", ", array: md9}"))
+    _, problems = validate_paths([folder])
+    assert [p.message for p in problems if p.severity == "error"] == [
+        "name the array this trace follows (arrays in artifacts/mdstat.trace: md1, md0)"]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Layout:
+    layout = copy_project(tmp_path_factory.mktemp("project"))
+    shutil.copytree(FIXTURE, layout.data / FIXTURE.name)
+    build_site(layout)
+    return layout
+
+
+def test_runs_carry_the_state_computed_from_the_trace(site):
+    con = duckdb.connect(str(site.database), read_only=True)
+    rows = con.execute("SELECT artifact, state, trace, computed_state, state_flag IS NOT NULL FROM runs "
+                       "ORDER BY artifact").fetchall()
+    assert rows == [("after", "optimal", "trace", "optimal", False),
+                    ("during", "optimal", "trace", "recovering", True)]
+
+
+def test_rebuild_speed_and_duration_become_results(site):
+    con = duckdb.connect(str(site.database), read_only=True)
+    rows = con.execute("SELECT metric, value_text, unit, state, provenance FROM results "
+                       "WHERE result = 'trace' ORDER BY col_index").fetchall()
+    # recovery samples: 1024 blocks at 0 s, 8448 at 660 s -> 7424 KiB / 660 s = 11.248 KiB/s = 0.01152 MB/s;
+    # first recovering sample at 0 s, first optimal one at 1200 s
+    assert rows == [
+        ("rebuild_mb_s", "0.01152", "MB/s", "rebuilding",
+         "rebuild-trace-fixture/artifacts/mdstat.trace:9..30 (md0, blocks done over time)"),
+        ("rebuild_duration_s", "1200.0", "s", "rebuilding",
+         "rebuild-trace-fixture/artifacts/mdstat.trace:9..30 (md0, blocks done over time)"),
+    ]
+    samples = con.execute("SELECT t_s, state, percent FROM trace_samples ORDER BY t_s").fetchall()
+    assert samples == [(0.0, "recovering", 0.4), (600.0, "recovering", 3.6), (660.0, "recovering", 3.9),
+                       (1200.0, "optimal", None)]
+
+
+def test_page_shows_the_rebuild_and_the_flag(site, browser):
+    server = serve_folder(site.public)
+    page = browser.new_page()
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(f"http://127.0.0.1:{server.server_port}/studies/rebuild-trace-fixture/")
+    assert "declared optimal, but artifacts/mdstat.trace shows md0 recovering" in (
+        page.locator('tr[data-run="during"]').inner_text())
+    figure = page.locator("figure[data-rebuild]")
+    assert figure.get_attribute("data-drawn") == "rebuild"
+    assert page.locator('figure[data-rebuild] g[aria-label="rect"] rect').count() == 4  # 2 runs x 2 charts
+    assert page.locator("table[data-trace] tbody tr").count() == 4
+    # each run is its own series in the time-series chart
+    assert page.locator('figure[data-timeseries] g[aria-label="line"] path').count() == 4
+    assert errors == []
+    page.close()
+    server.shutdown()
