@@ -106,7 +106,17 @@ def bundle_dir(tmp_path: Path):
     return make
 
 
-def copy_bundle(src: Path, dest_root: Path) -> Path:
-    dest = dest_root / src.name
-    shutil.copytree(src, dest)
-    return dest
+def copy_project(dest: Path) -> Layout:
+    """A copy of the project (site, content, data) with node_modules linked in."""
+    for name in ("site", "content", "data"):
+        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("resources", ".hugo_build.lock"))
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    return Layout(dest)
+
+
+def build_with_bundle(dest: Path, bundle: Path) -> Layout:
+    """Build a copy of the project with one more bundle (a test fixture) in its data/."""
+    layout = copy_project(dest)
+    shutil.copytree(bundle, layout.data / bundle.name)
+    build_site(layout)
+    return layout

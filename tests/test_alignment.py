@@ -8,10 +8,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from conftest import serve_folder
-from ingest.build import Layout, build_site
+from conftest import build_with_bundle, serve_folder
+from ingest.build import Layout
 from ingest.validate import validate_paths
-from test_cli import copy_project
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bundles" / "rebuild-trace-fixture"
 
@@ -37,10 +36,7 @@ def test_a_trace_needs_its_array_named_when_ambiguous(tmp_path):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Layout:
-    layout = copy_project(tmp_path_factory.mktemp("project"))
-    shutil.copytree(FIXTURE, layout.data / FIXTURE.name)
-    build_site(layout)
-    return layout
+    return build_with_bundle(tmp_path_factory.mktemp("project"), FIXTURE)
 
 
 def test_runs_carry_the_state_computed_from_the_trace(site):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from ingest.build import BuildError, Layout, build_site
 from ingest.cli import main
 from ingest.problems import BundleError
 
+from conftest import copy_project
 from test_validate import MINIMAL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,14 +60,6 @@ def test_the_installed_command_runs():
 
 
 # --- the build never leaves half-written outputs -------------------------------------------
-
-
-def copy_project(dest: Path) -> Layout:
-    """A copy of the project (site, content, data) with node_modules linked in."""
-    for name in ("site", "content", "data"):
-        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("resources", ".hugo_build.lock"))
-    (dest / "node_modules").symlink_to(ROOT / "node_modules")
-    return Layout(dest)
 
 
 @pytest.fixture

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from conftest import serve_folder
-from ingest.build import Layout, build_site
-from test_cli import copy_project
+from conftest import build_with_bundle, serve_folder
+from ingest.build import Layout
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bundles" / "sysbench-logs-fixture"
 PAGE = "/studies/sysbench-logs-fixture/"
@@ -18,10 +16,7 @@ PAGE = "/studies/sysbench-logs-fixture/"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Layout:
-    layout = copy_project(tmp_path_factory.mktemp("project"))
-    shutil.copytree(FIXTURE, layout.data / FIXTURE.name)
-    build_site(layout)
-    return layout
+    return build_with_bundle(tmp_path_factory.mktemp("project"), FIXTURE)
 
 
 @pytest.fixture(scope="module")
