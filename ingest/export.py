@@ -41,6 +41,10 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) 
 
 def export_downloads(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
+    # claims.csv: "claim" holds the wording; the claim's id is in "id"
+    claims = ("SELECT study, text AS claim, source, stated, round(computed, 4) AS computed, verdict, formula, unit, "
+              "kind, reason, claim AS id FROM claims ORDER BY study, position")
+    con.execute(f"COPY ({claims}) TO '{(out_dir / 'claims.csv').as_posix()}' (HEADER, DELIMITER ',')")
     select = f"SELECT {', '.join(RESULT_COLUMNS)} FROM results ORDER BY {RESULT_ORDER}"
     con.execute(f"COPY ({select}) TO '{(out_dir / 'results.csv').as_posix()}' (HEADER, DELIMITER ',')")
     con.execute(f"COPY ({select}) TO '{(out_dir / 'results.parquet').as_posix()}' (FORMAT PARQUET)")
@@ -155,6 +159,9 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[s
             "runs": _runs(con, study["study"], labels),
         }
         doc["traces"] = _traces(con, study["study"], doc["runs"])
+        doc["claims"] = _rows(con, "SELECT claim, kind, text, source, stated, unit, round(computed, 2) AS computed, "
+                                   "verdict, formula, reason FROM claims WHERE study = ? ORDER BY position",
+                              [study["study"]])
         path = out_dir / "studies" / f"{study['study']}.json"
         path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
         ids.append(study["study"])

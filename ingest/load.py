@@ -145,6 +145,11 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
         "runs": [],
         "intervals": [],
         "trace_samples": [],
+        "claims": [{
+            "study": study, "claim": c.id, "kind": c.kind, "text": c.text, "source": provenance_text(c.where),
+            "stated": c.stated, "unit": c.unit, "computed": loaded.claims.get(c.id), "verdict": c.verdict,
+            "formula": c.formula, "reason": c.reason, "position": i,
+        } for i, c in enumerate(b.claims)],
     }
     single = b.workloads[0].id if len(b.workloads) == 1 else None
     for index, result in enumerate(b.results):
@@ -234,7 +239,7 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
             for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
                 rows = _bundle_rows(loaded)
                 for table in ("studies", "sources", "systems", "workloads", "measurements", "artifacts",
-                              "runs", "intervals", "trace_samples"):
+                              "runs", "intervals", "trace_samples", "claims"):
                     _insert(con, table, rows[table])
             con.execute("CHECKPOINT")
         finally:

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from schema.models import NUMBER_TEXT, Artifact, Bundle, ResultTable
 
+from .claims import FormulaError, Values, evaluate, verdict_of
 from .align import Alignment, align, parse_started, run_seconds, states_during, trace_array
 from .parsers import PARSERS, ParseError
 from .problems import Problem
@@ -31,6 +32,7 @@ class LoadedBundle:
     doc: YamlDocument
     artifacts: dict[str, dict]  # artifact id -> parsed content
     alignments: dict[str, tuple[str, Alignment]]  # run id -> (trace id, state computed from the trace)
+    claims: dict[str, float]  # claim id -> the figure its formula gives
 
 
 def _display(path: Path) -> str:
@@ -110,6 +112,7 @@ class _Checker:
         self.problems: list[Problem] = []
         self.parsed: dict[str, dict] = {}  # artifact id -> parsed artifact, reused by the loader
         self.alignments: dict[str, tuple[str, Alignment]] = {}  # run id -> (trace id, computed state)
+        self.computed: dict[str, float] = {}  # claim id -> the figure its formula gives
 
     def add(self, loc: tuple, kind: str, message: str, *, severity: str = "error") -> None:
         path, name = _yaml_path(self.doc.data, loc)
@@ -119,7 +122,7 @@ class _Checker:
         b = self.bundle
         if b.id != self.folder.name:
             self.add(("id",), "id-mismatch", f"id {b.id!r} does not match its folder name {self.folder.name!r}")
-        for section in ("sources", "systems", "workloads", "results", "charts"):
+        for section in ("sources", "systems", "workloads", "results", "charts", "claims"):
             seen: dict[str, int] = {}
             for i, item in enumerate(getattr(b, section)):
                 if item.id in seen:
@@ -138,7 +141,36 @@ class _Checker:
                 self._artifact(i, result, systems, workloads)
         self._align()
         self._charts()
+        self._claims(sources)
         return self.problems
+
+    def _claims(self, sources: set) -> None:
+        values = Values(self.bundle.results)
+        for i, claim in enumerate(self.bundle.claims):
+            loc = ("claims", i)
+            self._ref(loc + ("where", "source"), claim.where.source, sources, "source")
+            computed = None
+            if claim.formula is not None:
+                try:
+                    computed = evaluate(claim.formula, values)
+                except FormulaError as exc:
+                    self.add(loc + ("formula",), "bad-formula", str(exc))
+                    continue
+                self.computed[claim.id] = computed
+            if claim.verdict in ("misstated", "unverifiable") and not claim.reason:
+                self.add(loc + ("reason",), "missing", f"a {claim.verdict} verdict needs a reason")
+            if claim.verdict in ("holds", "overstated", "understated", "misstated") and claim.formula is None:
+                self.add(loc + ("formula",), "missing", f"a {claim.verdict} verdict needs a formula")
+            if claim.verdict in ("holds", "overstated", "understated") and claim.stated is None:
+                self.add(loc + ("stated",), "missing", f"a {claim.verdict} verdict needs the stated figure")
+            if computed is not None and claim.stated is not None and claim.verdict in ("holds", "overstated",
+                                                                                        "understated"):
+                expected = verdict_of(stated=claim.stated, computed=computed, tolerance=claim.tolerance,
+                                      relation=claim.relation)
+                if expected != claim.verdict:
+                    self.add(loc + ("verdict",), "verdict-mismatch",
+                             f"the formula gives {computed:.4g} against {claim.relation} {claim.stated:g} stated "
+                             f"(tolerance {claim.tolerance:g}): {expected}, not {claim.verdict}")
 
     def _ref(self, loc: tuple, value: str | None, known: set[str], what: str) -> None:
         if value is not None and value not in known:
@@ -320,7 +352,7 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     checker = _Checker(display, folder, bundle, doc)
     problems = checker.run()
     loaded = LoadedBundle(folder=folder, file=file, bundle=bundle, doc=doc, artifacts=checker.parsed,
-                          alignments=checker.alignments)
+                          alignments=checker.alignments, claims=checker.computed)
     errors = [p for p in problems if p.severity == "error"]
     return (None if errors else loaded), problems
 

@@ -216,6 +216,26 @@ class Chart(Model):
     switch: Literal["state"] | None = None
 
 
+class Claim(Model):
+    """A quantitative claim of the study (or an inconsistency between its tables), tested by a formula
+    over the bundle's own values. The verdict is checked against the formula when the bundle is validated."""
+
+    id: Id
+    kind: Literal["claim", "inconsistency"] = "claim"
+    text: Text = Field(description="The wording exactly as printed")
+    where: Provenance
+    stated: float | None = Field(None, description="The figure the claim states, in unit")
+    unit: Text | None = None
+    formula: Text | None = Field(None, description="Arithmetic over the bundle's values (see ingest/claims.py)")
+    relation: Literal["about", "at least", "at most"] = Field(
+        "about", description='How the stated figure is meant: "up to 85%" is about the highest computed value; '
+                             '"more than twice" is at least')
+    tolerance: Annotated[float, Field(ge=0)] = Field(
+        0.0, description="How far the computed figure may be from the stated one and still hold")
+    verdict: Literal["holds", "overstated", "understated", "misstated", "unverifiable"]
+    reason: Text | None = Field(None, description="Required for misstated and unverifiable")
+
+
 class Transcription(Model):
     """A setup detail whose printed text was damaged and has been read from context."""
 
@@ -238,6 +258,7 @@ class Bundle(Model):
     workloads: list[Workload] = Field(min_length=1)
     results: list[Result] = Field(min_length=1)
     charts: list[Chart] = []
+    claims: list[Claim] = []
     transcriptions: list[Transcription] = []
     notes: list[Text] = []
     anchors: dict[str, Any] = Field(

@@ -152,3 +152,20 @@ CREATE TABLE intervals (
     reconnects_s  DOUBLE,
     PRIMARY KEY (study, artifact, t_s)
 );
+
+-- The claims ledger: each quantitative claim (or inconsistency) with the formula that tests it.
+CREATE TABLE claims (
+    study     VARCHAR NOT NULL REFERENCES studies (study),
+    claim     VARCHAR NOT NULL,
+    kind      VARCHAR NOT NULL,
+    text      VARCHAR NOT NULL,
+    source    VARCHAR NOT NULL,             -- where the claim is printed
+    stated    DOUBLE,
+    unit      VARCHAR,
+    computed  DOUBLE,
+    verdict   VARCHAR NOT NULL,
+    formula   VARCHAR,
+    reason    VARCHAR,
+    position  INTEGER NOT NULL,
+    PRIMARY KEY (study, claim)
+);

@@ -1,0 +1,138 @@
+"""Claim formulas: small arithmetic over a study's own values, checked at validation time.
+
+A formula is a Python-like expression, parsed with ``ast`` and evaluated by this module only
+(no ``eval``). It may use numbers, ``+ - * /``, parentheses, and these functions:
+
+- ``v("table", "system", "column label")``: one value of a transcribed table;
+- ``row("table", "system")``: a row of a table, as a vector (arithmetic is element-wise);
+- ``max(x)``, ``min(x)``, ``mean(x)``: of a vector (or of several numbers);
+- ``usable("6", 8)``: the usable capacity fraction of a RAID level on that many drives.
+
+Example: ``(max(row("tps-optimal", "a") / row("tps-optimal", "b")) - 1) * 100``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from decimal import Decimal
+from statistics import fmean
+
+from schema.models import ResultTable
+
+
+class FormulaError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Vector:
+    values: tuple[float, ...]
+    labels: tuple[str, ...]
+
+    def zip_with(self, other, op):
+        if isinstance(other, Vector):
+            if other.labels != self.labels:
+                raise FormulaError(f"rows with different columns: {self.labels} and {other.labels}")
+            return Vector(tuple(op(a, b) for a, b in zip(self.values, other.values)), self.labels)
+        return Vector(tuple(op(a, other) for a in self.values), self.labels)
+
+
+def usable_fraction(level: str, drives: int) -> float:
+    """Share of raw capacity left for data: RAID 6 on 8 drives keeps 6/8."""
+    level, n = str(level), int(drives)
+    fractions = {"0": n / n, "1": 1 / n, "5": (n - 1) / n, "6": (n - 2) / n, "10": 0.5, "50": (n - 2) / n,
+                 "60": (n - 4) / n, "linear": 1.0, "none": 1.0}
+    if level not in fractions:
+        raise FormulaError(f"no capacity rule for RAID level {level!r}")
+    minimum = {"1": 2, "5": 3, "6": 4, "10": 4, "50": 6, "60": 8}.get(level, 1)
+    if n < minimum:
+        raise FormulaError(f"RAID {level} needs at least {minimum} drives, not {n}")
+    return fractions[level]
+
+
+class Values:
+    """The transcribed tables of one bundle, by (table, system, column label)."""
+
+    def __init__(self, results) -> None:
+        self.tables: dict[str, ResultTable] = {r.id: r for r in results if isinstance(r, ResultTable)}
+
+    def row(self, table: str, system: str) -> Vector:
+        t = self.tables.get(table)
+        if t is None:
+            raise FormulaError(f"no table {table!r} in this bundle")
+        row = next((r for r in t.rows if r.system == system), None)
+        if row is None:
+            raise FormulaError(f"table {table!r} has no row for system {system!r}")
+        return Vector(tuple(float(Decimal(x)) for x in row.cells()), tuple(c.label for c in t.columns))
+
+    def value(self, table: str, system: str, column: str) -> float:
+        vector = self.row(table, system)
+        if column not in vector.labels:
+            raise FormulaError(f"table {table!r} has no column {column!r}")
+        return vector.values[vector.labels.index(column)]
+
+
+_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+           ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b}
+
+
+def evaluate(formula: str, values: Values) -> float:
+    try:
+        tree = ast.parse(formula, mode="eval")
+    except SyntaxError as exc:
+        raise FormulaError(f"not a formula: {exc.msg}") from None
+    try:
+        result = _eval(tree.body, values)
+    except ZeroDivisionError:
+        raise FormulaError("division by zero") from None
+    if isinstance(result, Vector):
+        raise FormulaError("the formula gives a row, not one number: wrap it in max(), min() or mean()")
+    return float(result)
+
+
+def _eval(node, values: Values):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        operand = _eval(node.operand, values)
+        return operand.zip_with(-1.0, lambda a, b: a * b) if isinstance(operand, Vector) else -operand
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        op = _BINOPS[type(node.op)]
+        left, right = _eval(node.left, values), _eval(node.right, values)
+        if isinstance(left, Vector):
+            return left.zip_with(right, op)
+        if isinstance(right, Vector):
+            return right.zip_with(left, lambda b, a: op(a, b))
+        return op(left, right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        name = node.func.id
+        if name in ("v", "row", "usable"):
+            args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            if len(args) != len(node.args):
+                raise FormulaError(f"{name}() takes plain text and numbers")
+            if name == "v" and len(args) == 3:
+                return values.value(*map(str, args))
+            if name == "row" and len(args) == 2:
+                return values.row(*map(str, args))
+            if name == "usable" and len(args) == 2:
+                return usable_fraction(str(args[0]), int(args[1]))
+            raise FormulaError(f"wrong arguments to {name}()")
+        if name in ("max", "min", "mean"):
+            items = [_eval(a, values) for a in node.args]
+            flat = [x for item in items for x in (item.values if isinstance(item, Vector) else (item,))]
+            if not flat:
+                raise FormulaError(f"{name}() of nothing")
+            return {"max": max, "min": min, "mean": fmean}[name](flat)
+        raise FormulaError(f"unknown function {name}()")
+    raise FormulaError(f"not allowed in a formula: {ast.unparse(node)!r}")
+
+
+def verdict_of(*, stated: float, computed: float, tolerance: float, relation: str = "about") -> str:
+    if relation == "at least":
+        return "holds" if computed >= stated - tolerance else "overstated"
+    if relation == "at most":
+        return "holds" if computed <= stated + tolerance else "understated"
+    if abs(computed - stated) <= tolerance:
+        return "holds"
+    return "overstated" if stated > computed else "understated"
