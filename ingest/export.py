@@ -153,6 +153,8 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[s
             "id": bundle["id"], "title": bundle["title"], "summary": bundle["summary"],
             "sources": bundle["sources"], "systems": bundle["systems"], "workloads": bundle["workloads"],
             "transcriptions": bundle["transcriptions"], "notes": bundle["notes"],
+            "graph_only": [{**g, "where_text": provenance_text(Provenance.model_validate(g["where"]))}
+                           for g in bundle["graph_only"]],
             "value_count": len(cells),
             "tables": _tables(bundle, cells),
             "charts": _charts(bundle, cells, labels),

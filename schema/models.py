@@ -28,7 +28,7 @@ ArrayState = Literal["optimal", "degraded", "rebuilding"]
 ValueKind = Literal["exact", "derived", "approximate"]
 Metric = Literal[
     "tps", "qps", "oet", "latency_avg_ms", "latency_p95_ms", "latency_p99_ms",
-    "rebuild_mb_s", "rebuild_duration_s", "cpu_util_pct", "compression_ratio", "space_used_gb",
+    "rebuild_mb_s", "rebuild_duration_s", "cpu_util_pct", "compression_ratio", "space_used_gb", "space_used_tb",
 ]
 
 
@@ -236,6 +236,15 @@ class Claim(Model):
     reason: Text | None = Field(None, description="Required for misstated and unverifiable")
 
 
+class GraphOnly(Model):
+    """A result the source shows only as a graph: named so the page can say so, with no numbers."""
+
+    title: Text = Field(description="The graph's title or caption as printed")
+    shows: Text = Field(description="What the graph compares, in words")
+    where: Provenance
+    text_says: Text | None = Field(None, description="What the surrounding text states about it, quoted")
+
+
 class Transcription(Model):
     """A setup detail whose printed text was damaged and has been read from context."""
 
@@ -259,6 +268,7 @@ class Bundle(Model):
     results: list[Result] = Field(min_length=1)
     charts: list[Chart] = []
     claims: list[Claim] = []
+    graph_only: list[GraphOnly] = []
     transcriptions: list[Transcription] = []
     notes: list[Text] = []
     anchors: dict[str, Any] = Field(

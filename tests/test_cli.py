@@ -36,7 +36,7 @@ def test_validate_reports_every_problem_and_exits_1(tmp_path):
 def test_validate_accepts_the_shipped_bundles():
     result = CliRunner().invoke(main, ["validate", str(ROOT / "data")])
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == "1 bundle(s) valid\n"
+    assert result.stdout == "2 bundle(s) valid\n"
 
 
 def test_parse_with_an_unknown_format():
@@ -56,7 +56,7 @@ def test_the_installed_command_runs():
     if not benchdb.exists():
         pytest.skip("no .venv: run through 'make test'")
     done = subprocess.run([str(benchdb), "validate"], cwd=ROOT, capture_output=True, text=True)
-    assert (done.returncode, done.stdout) == (0, "1 bundle(s) valid\n")
+    assert (done.returncode, done.stdout) == (0, "2 bundle(s) valid\n")
 
 
 # --- the build never leaves half-written outputs -------------------------------------------
