@@ -27,7 +27,7 @@ Protocol = Literal["local", "fcp", "iscsi", "nfs", "smb", "nvme-of"]
 ArrayState = Literal["optimal", "degraded", "rebuilding"]
 ValueKind = Literal["exact", "derived", "approximate"]
 Metric = Literal[
-    "tps", "qps", "oet", "latency_avg_ms", "latency_p95_ms", "latency_p99_ms",
+    "tps", "qps", "oet", "latency_avg_ms", "latency_avg_s", "latency_p95_ms", "latency_p99_ms",
     "rebuild_mb_s", "rebuild_duration_s", "cpu_util_pct", "compression_ratio", "space_used_gb", "space_used_tb",
 ]
 
@@ -78,7 +78,7 @@ class Filesystem(Model):
 
 class Database(Model):
     engine: Text
-    version: Text
+    version: Text | None = Field(None, description="None when the source does not say")
     doublewrite: bool | None = None
     compression: Text | None = Field(None, description='"none", or what compresses: e.g. "innodb-compressed-8k"')
     buffer_pool_mib: Annotated[int, Field(gt=0)] | None = Field(None, description="innodb_buffer_pool_size in MiB")
@@ -88,12 +88,14 @@ class Database(Model):
 
 class Host(Model):
     model: Text | None = None
-    cpu: Text
+    cpu: Text | None = Field(None, description="None when the source does not say")
     sockets: Annotated[int, Field(ge=1)] | None = None
     memory_gib: Annotated[float, Field(gt=0)] | None = None
     memory_detail: Text | None = None
     os: Text | None = None
     kernel: Text | None = None
+    tuning: dict[str, str | int | float | bool] = Field(
+        {}, description="Operating-system and block-layer settings as the source states them")
 
 
 class System(Model):

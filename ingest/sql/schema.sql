@@ -37,11 +37,11 @@ CREATE TABLE systems (
     filesystem       VARCHAR,
     mount_options    VARCHAR,
     db_engine        VARCHAR NOT NULL,
-    db_version       VARCHAR NOT NULL,
+    db_version       VARCHAR,
     doublewrite      BOOLEAN,
     compression      VARCHAR,
     buffer_pool_mib  INTEGER,
-    host_cpu         VARCHAR NOT NULL,
+    host_cpu         VARCHAR,
     host_memory_gib  DOUBLE,
     PRIMARY KEY (study, system)
 );
