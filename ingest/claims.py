@@ -42,10 +42,11 @@ def usable_fraction(level: str, drives: int) -> float:
     """Share of raw capacity left for data: RAID 6 on 8 drives keeps 6/8."""
     level, n = str(level), int(drives)
     fractions = {"0": n / n, "1": 1 / n, "5": (n - 1) / n, "6": (n - 2) / n, "10": 0.5, "50": (n - 2) / n,
+                 "raid-dp": (n - 2) / n,
                  "60": (n - 4) / n, "linear": 1.0, "none": 1.0}
     if level not in fractions:
         raise FormulaError(f"no capacity rule for RAID level {level!r}")
-    minimum = {"1": 2, "5": 3, "6": 4, "10": 4, "50": 6, "60": 8}.get(level, 1)
+    minimum = {"1": 2, "5": 3, "6": 4, "raid-dp": 3, "10": 4, "50": 6, "60": 8}.get(level, 1)
     if n < minimum:
         raise FormulaError(f"RAID {level} needs at least {minimum} drives, not {n}")
     return fractions[level]

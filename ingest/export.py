@@ -159,6 +159,7 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[s
             "tables": _tables(bundle, cells),
             "charts": _charts(bundle, cells, labels),
             "runs": _runs(con, study["study"], labels),
+            "derived": [{**c, "system_label": labels[c["system"]]} for c in cells if c["value_kind"] == "derived"],
         }
         doc["traces"] = _traces(con, study["study"], doc["runs"])
         doc["claims"] = _rows(con, "SELECT claim, kind, text, source, stated, unit, round(computed, 2) AS computed, "

@@ -15,7 +15,7 @@ from typing import Iterator
 
 import duckdb
 
-from schema.models import Artifact, Bundle, Provenance, ResultTable
+from schema.models import Artifact, Bundle, Derived, Provenance, ResultTable
 
 from .align import rebuild_figures, run_seconds, trace_array
 from .parsers.mdstat import array_state
@@ -59,7 +59,7 @@ def table_cells(table: ResultTable, *, index: int, single_workload: str | None) 
                 "value": float(Decimal(text)),
                 "value_text": text,
                 "value_kind": table.value_kind,
-                "provenance": provenance_text(table.provenance, line=row.line),
+                "provenance": provenance_text(table.provenance, line=col.line or row.line),
                 "printed_as": fix.printed if fix else None,
                 "correction": fix.reason if fix else None,
                 "spread_cv": None,
@@ -168,6 +168,17 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
                          alignment=loaded.alignments.get(result.id))
             elif result.format == "mdstat-trace" and parsed is not None:
                 _add_trace(out, study, result, parsed, index=index, workload=result.workload or single)
+        elif isinstance(result, Derived):
+            value = loaded.derived[result.id]
+            out["measurements"].append({
+                "study": study, "result": result.id, "result_index": index, "row_index": 0, "col_index": 0,
+                "row_label": result.title, "column_label": result.metric, "source": result.provenance.source,
+                "system": result.system, "workload": result.workload or single, "threads": result.threads,
+                "state": result.state, "metric": result.metric, "unit": result.unit, "value": value,
+                "value_text": f"{value:.{result.decimals}f}", "value_kind": "derived",
+                "provenance": f"{provenance_text(result.provenance)} (from: {result.relation})",
+                "printed_as": None, "correction": None, "spread_cv": None,
+            })
     return out
 
 

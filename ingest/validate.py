@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from pydantic import ValidationError
 
-from schema.models import NUMBER_TEXT, Artifact, Bundle, ResultTable
+from schema.models import NUMBER_TEXT, Artifact, Bundle, Derived, ResultTable
 
 from .claims import FormulaError, Values, evaluate, verdict_of
 from .align import Alignment, align, parse_started, run_seconds, states_during, trace_array
@@ -33,6 +33,7 @@ class LoadedBundle:
     artifacts: dict[str, dict]  # artifact id -> parsed content
     alignments: dict[str, tuple[str, Alignment]]  # run id -> (trace id, state computed from the trace)
     claims: dict[str, float]  # claim id -> the figure its formula gives
+    derived: dict[str, float]  # derived result id -> its computed value
 
 
 def _display(path: Path) -> str:
@@ -113,6 +114,7 @@ class _Checker:
         self.parsed: dict[str, dict] = {}  # artifact id -> parsed artifact, reused by the loader
         self.alignments: dict[str, tuple[str, Alignment]] = {}  # run id -> (trace id, computed state)
         self.computed: dict[str, float] = {}  # claim id -> the figure its formula gives
+        self.derived: dict[str, float] = {}  # derived result id -> its computed value
 
     def add(self, loc: tuple, kind: str, message: str, *, severity: str = "error") -> None:
         path, name = _yaml_path(self.doc.data, loc)
@@ -139,6 +141,8 @@ class _Checker:
                 self._table(i, result, sources, systems, workloads)
             elif isinstance(result, Artifact):
                 self._artifact(i, result, systems, workloads)
+            elif isinstance(result, Derived):
+                self._derived(i, result, sources, systems, workloads)
         self._align()
         self._charts()
         self._claims(sources)
@@ -171,6 +175,18 @@ class _Checker:
                     self.add(loc + ("verdict",), "verdict-mismatch",
                              f"the formula gives {computed:.4g} against {claim.relation} {claim.stated:g} stated "
                              f"(tolerance {claim.tolerance:g}): {expected}, not {claim.verdict}")
+
+    def _derived(self, i: int, d: Derived, sources: set, systems: set, workloads: set) -> None:
+        loc = ("results", i)
+        self._ref(loc + ("system",), d.system, systems, "system")
+        self._ref(loc + ("workload",), d.workload, workloads, "workload")
+        self._ref(loc + ("provenance", "source"), d.provenance.source, sources, "source")
+        if d.workload is None and len(workloads) != 1:
+            self.add(loc, "missing", f"derived value {d.id!r} has no workload and the bundle has {len(workloads)} workloads")
+        try:
+            self.derived[d.id] = evaluate(d.formula, Values(self.bundle.results))
+        except FormulaError as exc:
+            self.add(loc + ("formula",), "bad-formula", str(exc))
 
     def _ref(self, loc: tuple, value: str | None, known: set[str], what: str) -> None:
         if value is not None and value not in known:
@@ -352,7 +368,7 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     checker = _Checker(display, folder, bundle, doc)
     problems = checker.run()
     loaded = LoadedBundle(folder=folder, file=file, bundle=bundle, doc=doc, artifacts=checker.parsed,
-                          alignments=checker.alignments, claims=checker.computed)
+                          alignments=checker.alignments, claims=checker.computed, derived=checker.derived)
     errors = [p for p in problems if p.severity == "error"]
     return (None if errors else loaded), problems
 

@@ -22,7 +22,7 @@ Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$")]
 # A number exactly as printed: digits, optional sign and decimal point, no thousands separators.
 NUMBER_TEXT = re.compile(r"^-?\d+(\.\d+)?$")
 
-RaidLevel = Literal["0", "1", "5", "6", "10", "50", "60", "linear", "none"]
+RaidLevel = Literal["0", "1", "5", "6", "10", "50", "60", "raid-dp", "linear", "none"]
 Protocol = Literal["local", "fcp", "iscsi", "nfs", "smb", "nvme-of"]
 ArrayState = Literal["optimal", "degraded", "rebuilding"]
 ValueKind = Literal["exact", "derived", "approximate"]
@@ -149,6 +149,7 @@ class Coordinates(Model):
 
 class Column(Coordinates):
     label: Text
+    line: Annotated[int, Field(ge=1)] | None = Field(None, description="Line of this column's value, when rows share none")
 
 
 class Row(Model):
@@ -204,7 +205,26 @@ class Artifact(Model):
     array: Text | None = Field(None, description="For a trace: the md array it follows (e.g. md6)")
 
 
-Result = Annotated[Union[ResultTable, Artifact], Field(discriminator="type")]
+class Derived(Model):
+    """A value the source gives only as a relation ("iSCSI about 9% lower than FCP"): the relation is
+    stored as printed, the value is computed from it and shown as approximate."""
+
+    type: Literal["derived"]
+    id: Id
+    title: Text
+    system: Id
+    metric: Metric
+    unit: Text
+    workload: Id | None = None
+    state: ArrayState | None = None
+    threads: Annotated[int, Field(ge=1)] | None = None
+    relation: Text = Field(description="The relation exactly as printed")
+    formula: Text = Field(description="The relation as arithmetic over the bundle's values (ingest/claims.py)")
+    decimals: Annotated[int, Field(ge=0, le=6)] = Field(0, description="Digits to show of the computed value")
+    provenance: Provenance
+
+
+Result = Annotated[Union[ResultTable, Artifact, Derived], Field(discriminator="type")]
 
 
 class Chart(Model):
