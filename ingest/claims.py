@@ -38,9 +38,14 @@ class Vector:
         return Vector(tuple(op(a, other) for a in self.values), self.labels)
 
 
-def usable_fraction(level: str, drives: int) -> float:
-    """Share of raw capacity left for data: RAID 6 on 8 drives keeps 6/8."""
+def usable_fraction(level: str, drives: int, group_size: int | None = None) -> float:
+    """Share of raw capacity left for data: RAID 6 on 8 drives keeps 6/8. With a group size, each
+    group (the last may be smaller) carries its own parity: RAID-DP on 107 disks in groups of 16 keeps 93/107."""
     level, n = str(level), int(drives)
+    if group_size and n > group_size and level in ("5", "6", "raid-dp"):
+        parity = {"5": 1, "6": 2, "raid-dp": 2}[level]
+        groups = -(-n // group_size)
+        return (n - parity * groups) / n
     fractions = {"0": n / n, "1": 1 / n, "5": (n - 1) / n, "6": (n - 2) / n, "10": 0.5, "50": (n - 2) / n,
                  "raid-dp": (n - 2) / n,
                  "60": (n - 4) / n, "linear": 1.0, "none": 1.0}
@@ -116,8 +121,8 @@ def _eval(node, values: Values):
                 return values.value(*map(str, args))
             if name == "row" and len(args) == 2:
                 return values.row(*map(str, args))
-            if name == "usable" and len(args) == 2:
-                return usable_fraction(str(args[0]), int(args[1]))
+            if name == "usable" and len(args) in (2, 3):
+                return usable_fraction(str(args[0]), int(args[1]), *(int(a) for a in args[2:]))
             raise FormulaError(f"wrong arguments to {name}()")
         if name in ("max", "min", "mean"):
             items = [_eval(a, values) for a in node.args]

@@ -20,7 +20,8 @@ from .load import provenance_text
 # The published columns of results.csv / results.parquet, in order.
 RESULT_COLUMNS = [
     "study", "source", "system", "system_label", "storage_product", "raid_level", "drives", "chunk_kib",
-    "protocol", "doublewrite", "compression", "device", "benchmark", "threads", "state", "metric", "unit",
+    "protocol", "doublewrite", "compression", "device", "filesystem", "db_version", "usable_capacity",
+    "buffer_pool_to_data", "benchmark", "threads", "state", "metric", "unit",
     "value", "value_text", "value_kind", "provenance", "printed_as", "correction", "spread_cv", "result",
 ]
 RESULT_ORDER = "study, result_index, row_index, col_index"
@@ -141,6 +142,14 @@ def _traces(con: duckdb.DuckDBPyConnection, study: str, runs: list[dict]) -> lis
     return traces
 
 
+def _ratio(systems: list[dict], workload: dict) -> float | None:
+    """Buffer pool over data size when every system shares one buffer pool size (derived, approximate)."""
+    pools = {s["database"]["buffer_pool_mib"] for s in systems}
+    if len(pools) != 1 or None in pools or not workload.get("data_gb"):
+        return None
+    return round(pools.pop() / 1024 / workload["data_gb"], 3)
+
+
 def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[str]:
     """Write ``studies/<id>.json`` for Hugo; return the study ids."""
     (out_dir / "studies").mkdir(parents=True, exist_ok=True)
@@ -149,9 +158,14 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[s
         bundle = json.loads(study["bundle"])
         cells = _rows(con, f"SELECT * FROM results WHERE study = ? ORDER BY {RESULT_ORDER}", [study["study"]])
         labels = {s["id"]: s["label"] for s in bundle["systems"]}
+        facets = {r["system"]: r for r in _rows(con, "SELECT system, usable_capacity FROM systems WHERE study = ?",
+                                                 [study["study"]])}
+        for s in bundle["systems"]:
+            s["usable_capacity"] = facets[s["id"]]["usable_capacity"]
         doc = {
             "id": bundle["id"], "title": bundle["title"], "summary": bundle["summary"],
-            "sources": bundle["sources"], "systems": bundle["systems"], "workloads": bundle["workloads"],
+            "sources": bundle["sources"], "systems": bundle["systems"],
+            "workloads": [{**w, "buffer_pool_to_data": _ratio(bundle["systems"], w)} for w in bundle["workloads"]],
             "transcriptions": bundle["transcriptions"], "notes": bundle["notes"],
             "graph_only": [{**g, "where_text": provenance_text(Provenance.model_validate(g["where"]))}
                            for g in bundle["graph_only"]],

@@ -17,6 +17,7 @@ import duckdb
 
 from schema.models import Artifact, Bundle, Derived, Provenance, ResultTable
 
+from .claims import FormulaError, usable_fraction
 from .align import rebuild_figures, run_seconds, trace_array
 from .parsers.mdstat import array_state
 from .validate import LoadedBundle
@@ -101,6 +102,15 @@ def run_cells(bundle_id: str, artifact: Artifact, run: dict, *, index: int, work
         }
 
 
+def _usable(system) -> float | None:
+    if system.raid is None:
+        return None
+    try:
+        return round(usable_fraction(system.raid.level, system.raid.drives, system.raid.group_size), 4)
+    except FormulaError:
+        return None
+
+
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> None:
     if not rows:
         return
@@ -134,11 +144,12 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
             "doublewrite": s.database.doublewrite, "compression": s.database.compression,
             "buffer_pool_mib": s.database.buffer_pool_mib,
             "host_cpu": s.host.cpu, "host_memory_gib": s.host.memory_gib,
+            "usable_capacity": _usable(s),
         } for s in b.systems],
         "workloads": [{
             "study": study, "workload": w.id, "tool": w.tool, "tool_version": w.tool_version, "test": w.test,
             "tables": w.tables, "rows_per_table": w.rows_per_table, "data_size": w.data_size,
-            "distribution": w.distribution,
+            "distribution": w.distribution, "data_gb": w.data_gb,
         } for w in b.workloads],
         "measurements": [],
         "artifacts": [],

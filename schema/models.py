@@ -68,6 +68,7 @@ class Raid(Model):
     drives: Annotated[int, Field(ge=1)]
     drive_model: Text
     chunk_kib: Annotated[float, Field(gt=0)] | None = None
+    group_size: Annotated[int, Field(ge=2)] | None = Field(None, description="RAID group size, when drives form several groups")
 
 
 class Filesystem(Model):
@@ -120,6 +121,7 @@ class Workload(Model):
     tables: Annotated[int, Field(ge=1)] | None = None
     rows_per_table: Annotated[int, Field(ge=1)] | None = None
     data_size: Text | None = Field(None, description='Data set size as stated, e.g. "100GB"')
+    data_gb: Annotated[float, Field(gt=0)] | None = Field(None, description="The stated data size as a number of GB")
     distribution: Text | None = None
     concurrency: list[Annotated[int, Field(ge=1)]] = []
     duration_s: Annotated[int, Field(ge=1)] | None = None

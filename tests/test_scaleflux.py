@@ -47,3 +47,16 @@ def test_page_says_the_results_are_graphs_only(page, site_url):
     assert page.locator("figure[data-chart]").count() == 0
     assert page.locator('#claim-twice-the-write-operations .verdict').inner_text() == "unverifiable"
     assert page.errors == []
+
+
+def test_claims_with_their_formulas():
+    from ingest.validate import validate_paths
+
+    bundles, problems = validate_paths([Path(__file__).resolve().parents[1] / "data" / STUDY])
+    assert [p for p in problems if p.severity == "error"] == []
+    computed, verdicts = bundles[0].claims, {c.id: c.verdict for c in bundles[0].bundle.claims}
+    assert computed["less-than-half-capacity"] == pytest.approx(1.4 / 3.2)   # 0.44 of the stated 3.2T
+    assert computed["compresses-around-2x"] == pytest.approx(2.5 / 1.4)      # 1.79x, "around 2x"
+    assert verdicts == {"less-than-half-capacity": "holds", "compresses-around-2x": "holds",
+                        "twice-the-write-operations": "unverifiable", "intel-lead-small-data": "unverifiable",
+                        "capacity-stated-twice": "unverifiable"}

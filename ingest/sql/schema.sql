@@ -43,6 +43,7 @@ CREATE TABLE systems (
     buffer_pool_mib  INTEGER,
     host_cpu         VARCHAR,
     host_memory_gib  DOUBLE,
+    usable_capacity  DOUBLE,                -- derived from RAID level, drives and group size
     PRIMARY KEY (study, system)
 );
 
@@ -56,6 +57,7 @@ CREATE TABLE workloads (
     rows_per_table  BIGINT,
     data_size       VARCHAR,
     distribution    VARCHAR,
+    data_gb         DOUBLE,
     PRIMARY KEY (study, workload)
 );
 
