@@ -185,11 +185,37 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[s
     return ids
 
 
+# The Explore page's filters: query parameter -> results column. One list, read by the exporter
+# (facet values) and rendered by Hugo into the form; the JS reads the form, not its own copy.
+FACETS = [
+    ("study", "study"), ("raid_level", "raid_level"), ("protocol", "protocol"), ("doublewrite", "doublewrite"),
+    ("compression", "compression"), ("state", "state"), ("device", "device"), ("benchmark", "benchmark"),
+    ("metric", "metric"),
+]
+
+
+def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
+    """``explore.json``: every result with its facets, and each facet's values, for the Explore page."""
+    rows = _rows(con, f"""
+        SELECT r.study, st.title AS study_title, r.system_label, r.raid_level, r.protocol,
+               CASE WHEN r.doublewrite IS NULL THEN NULL WHEN r.doublewrite THEN 'on' ELSE 'off' END AS doublewrite,
+               r.compression, r.state, r.device, r.benchmark, r.threads, r.metric, r.unit, r.value, r.value_text,
+               r.value_kind, r.provenance, r.result
+        FROM results AS r JOIN studies AS st USING (study) ORDER BY {RESULT_ORDER}""")
+    facets = []
+    for param, column in FACETS:
+        values = sorted({r[column] for r in rows if r[column] is not None}, key=str)
+        facets.append({"param": param, "column": column, "values": [str(v) for v in values]})
+    (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": rows}, ensure_ascii=False),
+                                          encoding="utf-8")
+
+
 def export_all(*, db_path: Path, out_dir: Path) -> None:
     """Write ``out_dir/static/data/*`` (downloads) and ``out_dir/data/studies/*.json`` (site data)."""
     con = duckdb.connect(str(db_path), read_only=True)
     try:
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
         export_site_data(con, out_dir=out_dir / "data")
+        export_explore(con, out_dir=out_dir / "data")
     finally:
         con.close()

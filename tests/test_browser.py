@@ -119,16 +119,18 @@ def test_security_headers_are_served(page, site_url):
     assert headers["referrer-policy"] == "strict-origin-when-cross-origin"
 
 
-def test_narrow_screen_has_no_page_level_horizontal_scroll(browser, site_url):
+@pytest.mark.parametrize("path", [STUDY, "/explore/", "/"])
+def test_narrow_screen_has_no_page_level_horizontal_scroll(browser, site_url, path):
     context = browser.new_context(viewport={"width": 375, "height": 800})
     page = context.new_page()
-    page.goto(site_url + STUDY)
+    page.goto(site_url + path)
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
     context.close()
 
 
-@pytest.mark.parametrize("path", ["/", "/studies/", "/about/", STUDY])
+@pytest.mark.parametrize("path", ["/", "/studies/", "/about/", "/explore/", STUDY, "/studies/netapp-tr3693-mysql-2010/",
+                                  "/studies/seagate-nytro-mysql-2015/", "/studies/scaleflux-csd2000-mysql-2020/"])
 def test_no_console_errors(page, site_url, path):
     response = page.goto(site_url + path)
     assert response.status == 200

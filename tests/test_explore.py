@@ -1,0 +1,87 @@
+"""The Explore page: filters in the URL, back/forward, sorting, keyboard, and a chart only for one study and metric."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.browser
+GRAID = "graid-supremeraid-mysql-2023"
+
+
+@pytest.fixture(scope="module")
+def total(built_site):
+    data = json.loads((built_site.export / "data" / "explore.json").read_text(encoding="utf-8"))
+    return len(data["rows"])
+
+
+def _visible(page):
+    return page.locator("#explore-table tbody tr:not([hidden])")
+
+
+def test_filters_change_the_url_and_the_table(page, site_url, total):
+    page.goto(site_url + "/explore/")
+    assert _visible(page).count() == total
+    page.locator('fieldset[data-param="study"] input[value="%s"]' % GRAID).check()
+    assert page.url.endswith(f"/explore/?study={GRAID}")
+    assert _visible(page).count() == 52
+    page.locator('fieldset[data-param="state"] input[value="rebuilding"]').check()
+    assert page.url.endswith(f"/explore/?study={GRAID}&state=rebuilding")
+    assert _visible(page).count() == 28  # 20 per-user cells + 8 summary cells (recovery TPS, rebuild MB/s)
+    assert page.locator("#explore-status").inner_text() == f"28 of {total} values."
+    assert page.errors == []
+
+
+def test_a_url_restores_the_view_and_back_forward_work(page, site_url):
+    page.goto(f"{site_url}/explore/?raid_level=6,10&state=rebuilding")
+    assert page.locator('fieldset[data-param="raid_level"] input[value="6"]').is_checked()
+    assert page.locator('fieldset[data-param="raid_level"] input[value="10"]').is_checked()
+    assert _visible(page).count() == 28
+    page.locator('fieldset[data-param="protocol"] input[value="local"]').check()
+    assert "protocol=local" in page.url
+    page.go_back()
+    assert "protocol" not in page.url
+    assert not page.locator('fieldset[data-param="protocol"] input[value="local"]').is_checked()
+    page.go_forward()
+    assert page.locator('fieldset[data-param="protocol"] input[value="local"]').is_checked()
+
+
+def test_chart_only_for_one_study_and_one_metric(page, site_url):
+    page.goto(site_url + "/explore/?metric=tps")
+    figure = page.locator("#explore-chart")
+    assert figure.get_attribute("data-drawn") == "none"
+    assert "never drawn on one axis" in figure.inner_text()
+    page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps&state=optimal")
+    assert figure.get_attribute("data-drawn") == "24"
+    assert page.locator('#explore-chart g[aria-label="dot"] circle').count() == 24
+
+
+def test_columns_sort(page, site_url):
+    page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps")
+    page.get_by_role("button", name="value", exact=True).click()
+    values = [float(v) for v in _visible(page).evaluate_all("rows => rows.map((r) => r.dataset.value)")]
+    assert values == sorted(values)
+    assert page.locator('th[data-key="value"]').get_attribute("aria-sort") == "ascending"
+    page.get_by_role("button", name="value", exact=True).click()
+    values = [float(v) for v in _visible(page).evaluate_all("rows => rows.map((r) => r.dataset.value)")]
+    assert values == sorted(values, reverse=True)
+
+
+def test_filters_work_from_the_keyboard(page, site_url):
+    page.goto(site_url + "/explore/")
+    box = page.locator('fieldset[data-param="protocol"] input[value="nfs"]')
+    box.focus()
+    page.keyboard.press("Space")
+    assert page.url.endswith("?protocol=nfs")
+    outline = box.evaluate("e => getComputedStyle(e).outlineStyle")
+    assert outline != "none"
+
+
+def test_without_javascript_every_result_is_listed(browser, site_url, total):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_url + "/explore/")
+    assert page.locator("#explore-table tbody tr").count() == total
+    assert not page.locator("#filters").is_visible()
+    context.close()
