@@ -91,13 +91,30 @@ def prepare(layout: Layout) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     try:
         export_all(db_path=layout.database, out_dir=tmp)
+        render_embeds(layout, export_dir=tmp)
         _swap_in(tmp, layout.export)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def render_embeds(layout: Layout, *, export_dir: Path) -> None:
+    """Draw the static SVG and PNG embeds with Plot in Node (site/render/embeds.mjs)."""
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is needed to render the chart embeds: install Node.js 20 or later")
+    script = layout.site / "render" / "embeds.mjs"
+    done = subprocess.run([node, str(script), str(export_dir / "embed-specs.json"),
+                           str(export_dir / "static" / "embed")], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise BuildError(f"rendering the embeds failed:\n{done.stderr.strip()[-2000:]}")
+
+
 def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
     cmd = [str(hugo_binary()), "--source", str(layout.site), *args]
+    # On Netlify, absolute links (the embed snippets) use the deploy preview's or the site's address.
+    base = os.environ.get("DEPLOY_PRIME_URL") or os.environ.get("URL")
+    if base:
+        cmd += ["--baseURL", base.rstrip("/") + "/"]
     return subprocess.run(cmd, capture_output=True, text=True, check=False)
 
 

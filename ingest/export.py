@@ -6,6 +6,9 @@ downloads and the database cannot disagree.
 
 from __future__ import annotations
 
+import csv
+import hashlib
+import io
 import json
 import shutil
 from datetime import datetime, timedelta
@@ -150,10 +153,48 @@ def _ratio(systems: list[dict], workload: dict) -> float | None:
     return round(pools.pop() / 1024 / workload["data_gb"], 3)
 
 
-def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[str]:
-    """Write ``studies/<id>.json`` for Hugo; return the study ids."""
+EMBED_COLUMNS = ["series", "x", "value", "value_text", "unit", "state", "value_kind", "provenance"]
+
+
+def export_embeds(docs: list[dict], *, static_dir: Path, data_dir: Path, specs_path: Path) -> list[dict]:
+    """One embed per chart and switch value: the CSV of exactly the points drawn, ``/embed/index.json``
+    (with a content hash of each CSV, so a citation can tell when the data changed), the list Hugo
+    makes the embed pages from, and the specs the Node renderer draws the SVG and PNG from."""
+    out = static_dir / "embed"
+    out.mkdir(parents=True, exist_ok=True)
+    entries, specs = [], []
+    for doc in docs:
+        for chart in doc["charts"]:
+            states = chart["switch"]["values"] if chart["switch"] else [None]
+            for state in states:
+                chart_id = "--".join(x for x in (doc["id"], chart["id"], state) if x)
+                points = [p for p in chart["points"] if state is None or p["state"] == state]
+                buffer = io.StringIO()
+                writer = csv.writer(buffer, lineterminator="\n")
+                writer.writerow(EMBED_COLUMNS)
+                for p in points:
+                    writer.writerow([p["series"], p["x"], repr(p["y"]), p["text"], chart["unit"], p["state"] or "",
+                                     p["kind"], p["provenance"]])
+                data = buffer.getvalue().encode("utf-8")
+                (out / f"{chart_id}.csv").write_bytes(data)
+                title = f"{chart['title']}{f' ({state})' if state else ''}: {doc['title']}"
+                entries.append({
+                    "id": chart_id, "title": title, "study": doc["id"], "study_title": doc["title"],
+                    "page": f"/embed/{chart_id}/", "full_page": f"/studies/{doc['id']}/#chart-{chart['id']}",
+                    "svg": f"/embed/{chart_id}.svg", "png": f"/embed/{chart_id}.png", "csv": f"/embed/{chart_id}.csv",
+                    "sha256": hashlib.sha256(data).hexdigest(), "points": len(points), "state": state,
+                })
+                specs.append({"id": chart_id, "title": title, "spec": chart, "state": state})
+    (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
+    (data_dir / "embeds.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
+    specs_path.write_text(json.dumps({"charts": specs}, ensure_ascii=False), encoding="utf-8")
+    return entries
+
+
+def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[dict]:
+    """Write ``studies/<id>.json`` for Hugo; return the study documents."""
     (out_dir / "studies").mkdir(parents=True, exist_ok=True)
-    ids = []
+    docs = []
     for study in _rows(con, "SELECT study, bundle FROM studies ORDER BY study"):
         bundle = json.loads(study["bundle"])
         cells = _rows(con, f"SELECT * FROM results WHERE study = ? ORDER BY {RESULT_ORDER}", [study["study"]])
@@ -181,8 +222,8 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[s
                               [study["study"]])
         path = out_dir / "studies" / f"{study['study']}.json"
         path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
-        ids.append(study["study"])
-    return ids
+        docs.append(doc)
+    return docs
 
 
 # The Explore page's filters: query parameter -> results column. One list, read by the exporter
@@ -215,7 +256,9 @@ def export_all(*, db_path: Path, out_dir: Path) -> None:
     con = duckdb.connect(str(db_path), read_only=True)
     try:
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
-        export_site_data(con, out_dir=out_dir / "data")
+        docs = export_site_data(con, out_dir=out_dir / "data")
         export_explore(con, out_dir=out_dir / "data")
+        export_embeds(docs, static_dir=out_dir / "static", data_dir=out_dir / "data",
+                      specs_path=out_dir / "embed-specs.json")
     finally:
         con.close()

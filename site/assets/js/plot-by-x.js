@@ -1,0 +1,50 @@
+// The "one line per series against x" chart as a pure function of its spec: the study page
+// draws it in the browser, and site/render/embeds.mjs draws the same chart in Node (jsdom)
+// for the static SVG and PNG embeds.
+import {dot, line, plot, ruleY, text} from "@observablehq/plot";
+import {BASE_STYLE, PALETTE} from "./palette.js";
+
+export function plotByX(spec, selected, {width = 640, document, standalone = false} = {}) {
+  const points = spec.switch ? spec.points.filter((p) => p[spec.switch.field] === selected) : spec.points;
+  const xs = [...new Set(spec.points.map((p) => p.x))].sort((a, b) => a - b);
+  const last = xs[xs.length - 1];
+  const marks = [
+    ruleY([0]),
+    line(points, {x: "x", y: "y", stroke: "series", strokeWidth: 2}),
+    dot(points, {
+      x: "x", y: "y", fill: "series", r: 4,
+      title: (p) => `${p.series}: ${p.text} ${spec.unit} at ${p.x} (${p.kind})\n${p.provenance}`,
+    }),
+  ];
+  if (standalone) {
+    // no HTML legend in a standalone SVG: label each line at its right end, nudged apart
+    marks.push(text(endLabels(points, last), {x: "x", y: "labelY", text: "series", textAnchor: "start", dx: 8,
+      fill: "series", fontSize: 11}));
+  }
+  return plot({
+    document,
+    width,
+    height: 380,
+    marginLeft: 64,
+    marginRight: standalone ? 150 : 24,
+    marginBottom: 48,
+    style: standalone ? {...BASE_STYLE, color: "#1b1f24", background: "#ffffff"} : BASE_STYLE,
+    x: {type: "log", base: 2, domain: [xs[0], last], ticks: xs, tickFormat: String,
+      label: spec.x_label, labelAnchor: "center", labelArrow: "none", labelOffset: 40},
+    y: {grid: true, zero: true, label: `${spec.y_label}${spec.switch ? ` (${selected})` : ""}`},
+    color: {domain: spec.series, range: PALETTE, legend: !standalone},
+    marks,
+  });
+}
+
+// Right-end labels, moved up where two would overlap (at least 5% of the y range apart).
+function endLabels(points, last) {
+  const ends = points.filter((p) => p.x === last).sort((a, b) => a.y - b.y);
+  const gap = Math.max(...points.map((p) => p.y), 0) * 0.05;
+  let floor = -Infinity;
+  return ends.map((p) => {
+    const labelY = Math.max(p.y, floor + gap);
+    floor = labelY;
+    return {...p, labelY};
+  });
+}

@@ -1,0 +1,95 @@
+"""Chart embeds: standalone SVG and PNG rendered at build time, CSV of exactly the data drawn, index.json."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import http.server
+import json
+import threading
+import xml.etree.ElementTree as ET
+
+import duckdb
+import pytest
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def index(built_site):
+    return json.loads((built_site.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
+
+
+def test_index_lists_every_chart_with_its_urls_and_hash(index, built_site):
+    ids = [c["id"] for c in index]
+    assert "graid-supremeraid-mysql-2023--tps-by-users--optimal" in ids
+    assert "graid-supremeraid-mysql-2023--tps-by-users--rebuilding" in ids
+    for chart in index:
+        data = (built_site.public / chart["csv"].lstrip("/")).read_bytes()
+        assert chart["sha256"] == hashlib.sha256(data).hexdigest()
+        assert (built_site.public / chart["page"].lstrip("/") / "index.html").is_file()
+        assert chart["title"]
+
+
+def test_every_svg_is_valid_standalone_svg(index, built_site):
+    for chart in index:
+        path = built_site.public / chart["svg"].lstrip("/")
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>')
+        root = ET.fromstring(text.encode("utf-8"))
+        assert root.tag == f"{SVG_NS}svg"
+        assert root.find(f"{SVG_NS}title").text == chart["title"]
+        circles = root.findall(f".//{SVG_NS}circle")
+        assert len(circles) == chart["points"]
+        png = (built_site.public / chart["png"].lstrip("/")).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_every_csv_matches_the_database(index, built_site):
+    con = duckdb.connect(str(built_site.database), read_only=True)
+    for chart in index:
+        with open(built_site.public / chart["csv"].lstrip("/"), newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == chart["points"]
+        for row in rows:
+            db = con.execute("SELECT value_text, value, provenance FROM results WHERE study = ? AND system_label = ? "
+                             "AND threads = ? AND state = ? AND metric = 'tps' AND value_kind <> 'measured'",
+                             [chart["study"], row["series"], int(row["x"]), row["state"]]).fetchall()
+            assert db == [(row["value_text"], float(row["value"]), row["provenance"])]
+
+
+def test_embed_page_renders_inside_an_iframe_from_another_port(page, site_url, index):
+    chart = index[0]
+    host_html = (f'<!doctype html><title>report</title><iframe id="f" src="{site_url}{chart["page"]}" '
+                 f'width="800" height="480"></iframe>').encode()
+
+    class Host(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(host_html)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Host)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/")
+        frame = page.frame_locator("#f")
+        img = frame.locator("figure.embed-figure img")
+        img.wait_for()
+        assert img.evaluate("i => i.complete && i.naturalWidth > 0")
+        assert frame.get_by_role("link", name="Full page with provenance").get_attribute("target") == "_top"
+        assert page.errors == []
+    finally:
+        server.shutdown()
+
+
+def test_cite_box_on_the_study_page(page, site_url):
+    page.goto(site_url + "/studies/graid-supremeraid-mysql-2023/")
+    page.locator("details.cite summary").click()
+    snippet = page.locator("details.cite input").first.input_value()
+    assert snippet.startswith('<iframe src="') and "/embed/graid-supremeraid-mysql-2023--tps-by-users--optimal/" in snippet
+    assert page.locator("details.cite a", has_text="CSV").count() == 2
