@@ -204,7 +204,7 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[d
         for s in bundle["systems"]:
             s["usable_capacity"] = facets[s["id"]]["usable_capacity"]
         doc = {
-            "id": bundle["id"], "title": bundle["title"], "summary": bundle["summary"],
+            "id": bundle["id"], "title": bundle["title"], "summary": bundle["summary"], "baseline": bundle["baseline"],
             "sources": bundle["sources"], "systems": bundle["systems"],
             "workloads": [{**w, "buffer_pool_to_data": _ratio(bundle["systems"], w)} for w in bundle["workloads"]],
             "transcriptions": bundle["transcriptions"], "notes": bundle["notes"],
@@ -251,6 +251,109 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
                                           encoding="utf-8")
 
 
+# Facet pages: the comparison each facet exists for, within one study, against its baseline.
+FACET_PAGES = [
+    ("raid-level", "raid_level", "RAID level", "each system against the study's baseline system, at the same metric, state and load"),
+    ("protocol", "protocol", "Storage protocol", "each protocol against the study's baseline protocol"),
+    ("doublewrite", "doublewrite", "InnoDB doublewrite", "doublewrite off against on, within one study"),
+    ("compression", "compression", "Compression", "each compression setting against the study's baseline"),
+]
+
+
+def _key(cell: dict) -> tuple:
+    return (cell["metric"], cell["unit"], cell["state"], cell["threads"])
+
+
+def _single_values(cells: list[dict]) -> dict[tuple, dict]:
+    """(system, key) -> cell, keeping only keys where a system has exactly one value (no ambiguity)."""
+    seen: dict[tuple, list] = {}
+    for c in cells:
+        seen.setdefault((c["system"], _key(c)), []).append(c)
+    return {k: v[0] for k, v in seen.items() if len(v) == 1}
+
+
+def _ratio_groups(rows_by_system: dict[str, list[dict]], labels: dict, facet_of: dict) -> list[dict]:
+    """Tables and chart specs of ratios, one group per (metric, unit, state)."""
+    groups: dict[tuple, dict] = {}
+    for system, cells in rows_by_system.items():
+        for cell in cells:
+            metric, unit, state, threads = cell["key"]
+            by_threads = threads is not None  # a per-load series and a single figure are separate comparisons
+            g = groups.setdefault((metric, unit, state, by_threads),
+                                  {"metric": metric, "unit": unit, "state": state, "rows": {}})
+            g["rows"].setdefault(system, []).append({"threads": threads, **{k: cell[k] for k in (
+                "ratio", "value_text", "baseline_text", "provenance")}})
+    out = []
+    for (metric, unit, state, by_threads), g in groups.items():
+        threads = sorted({c["threads"] for cells in g["rows"].values() for c in cells if c["threads"] is not None})
+        gid = f"{metric}-{state or 'any'}" + ("-by-threads" if by_threads else "")
+        chart = None
+        if threads and all(c["threads"] is not None for cells in g["rows"].values() for c in cells):
+            points = [{"series": labels[s], "system": s, "x": c["threads"], "y": c["ratio"], "text": f"{c['ratio']:.2f}×",
+                       "state": state, "kind": "derived", "provenance": c["provenance"], "printed_as": None}
+                      for s, cells in g["rows"].items() for c in cells]
+            chart = {"id": gid, "title": f"{METRIC_LABELS.get(metric, metric)}{f' ({state})' if state else ''}, "
+                                         "relative to the baseline", "metric": metric, "unit": "× baseline",
+                     "x_label": AXIS_LABELS["threads"], "y_label": f"{METRIC_LABELS.get(metric, metric)} / baseline",
+                     "series": [labels[s] for s in g["rows"]], "switch": None, "points": points}
+        out.append({"id": gid, "metric": metric, "unit": unit, "state": state, "columns": threads or [None],
+                    "chart": chart,
+                    "rows": [{"system": s, "label": labels[s], "facet": facet_of.get(s), "cells": cells}
+                             for s, cells in g["rows"].items()]})
+    return out
+
+
+def export_facets(con: duckdb.DuckDBPyConnection, docs: list[dict], *, out_dir: Path) -> None:
+    cells = _rows(con, "SELECT * FROM results WHERE value_kind <> 'measured'")
+    pages = {}
+    for slug, column, title, about in FACET_PAGES:
+        studies = []
+        for doc in docs:
+            baseline = doc.get("baseline")
+            mine = [c for c in cells if c["study"] == doc["id"]]
+            values = {c["system"]: c[column] for c in mine}
+            if baseline is None or len({str(v) for v in values.values()}) < 2:
+                continue
+            single = _single_values(mine)
+            rows: dict[str, list] = {}
+            for (system, key), cell in single.items():
+                base = single.get((baseline, key))
+                if base is None or values[system] == values[baseline] and system != baseline or not base["value"]:
+                    continue
+                rows.setdefault(system, []).append({"key": key, "ratio": round(cell["value"] / base["value"], 4),
+                                                    "value_text": cell["value_text"], "baseline_text": base["value_text"],
+                                                    "provenance": cell["provenance"]})
+            labels = {s["id"]: s["label"] for s in doc["systems"]}
+            groups = _ratio_groups({s: rows[s] for s in labels if s in rows}, labels, values)
+            if len(rows) > 1:
+                studies.append({"study": doc["id"], "title": doc["title"], "baseline": labels[baseline],
+                                "groups": groups})
+        pages[slug] = {"title": title, "column": column, "about": about, "studies": studies}
+    # Array state: each system against its own optimal values.
+    studies = []
+    for doc in docs:
+        mine = [c for c in cells if c["study"] == doc["id"]]
+        single = _single_values(mine)
+        rows = {}
+        for (system, (metric, unit, state, threads)), cell in single.items():
+            if state in (None, "optimal"):
+                continue
+            base = single.get((system, (metric, unit, "optimal", threads)))
+            if base and base["value"]:
+                rows.setdefault(system, []).append({"key": (metric, unit, state, threads),
+                                                    "ratio": round(cell["value"] / base["value"], 4),
+                                                    "value_text": cell["value_text"], "baseline_text": base["value_text"],
+                                                    "provenance": cell["provenance"]})
+        if rows:
+            labels = {s["id"]: s["label"] for s in doc["systems"]}
+            studies.append({"study": doc["id"], "title": doc["title"], "baseline": "the same system in optimal state",
+                            "groups": _ratio_groups({s: rows[s] for s in labels if s in rows}, labels, {})})
+    pages["array-state"] = {"title": "Array state", "column": "state",
+                            "about": "each system while degraded or rebuilding against the same system in optimal state",
+                            "studies": studies}
+    (out_dir / "facets.json").write_text(json.dumps(pages, ensure_ascii=False), encoding="utf-8")
+
+
 def export_all(*, db_path: Path, out_dir: Path) -> None:
     """Write ``out_dir/static/data/*`` (downloads) and ``out_dir/data/studies/*.json`` (site data)."""
     con = duckdb.connect(str(db_path), read_only=True)
@@ -258,6 +361,7 @@ def export_all(*, db_path: Path, out_dir: Path) -> None:
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
         docs = export_site_data(con, out_dir=out_dir / "data")
         export_explore(con, out_dir=out_dir / "data")
+        export_facets(con, docs, out_dir=out_dir / "data")
         export_embeds(docs, static_dir=out_dir / "static", data_dir=out_dir / "data",
                       specs_path=out_dir / "embed-specs.json")
     finally:

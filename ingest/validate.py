@@ -134,6 +134,7 @@ class _Checker:
         sources = {s.id for s in b.sources}
         systems = {s.id for s in b.systems}
         workloads = {w.id for w in b.workloads}
+        self._ref(("baseline",), b.baseline, systems, "system")
         for i, t in enumerate(b.transcriptions):
             self._ref(("transcriptions", i, "source"), t.source, sources, "source")
         for i, result in enumerate(b.results):

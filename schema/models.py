@@ -291,6 +291,7 @@ class Bundle(Model):
     workloads: list[Workload] = Field(min_length=1)
     results: list[Result] = Field(min_length=1)
     charts: list[Chart] = []
+    baseline: Id | None = Field(None, description="The system the study compares the others against (e.g. MD RAID 10, FCP)")
     claims: list[Claim] = []
     graph_only: list[GraphOnly] = []
     transcriptions: list[Transcription] = []
