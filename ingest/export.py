@@ -354,6 +354,51 @@ def export_facets(con: duckdb.DuckDBPyConnection, docs: list[dict], *, out_dir: 
     (out_dir / "facets.json").write_text(json.dumps(pages, ensure_ascii=False), encoding="utf-8")
 
 
+# The configuration fields the Compare page checks for like-for-like comparisons.
+COMPARE_FIELDS = [
+    ("study", "Study"), ("benchmark", "Benchmark"), ("data_size", "Data size"), ("storage", "Storage"),
+    ("raid_level", "RAID level"), ("drives", "Drives"), ("device", "Drive model"), ("chunk_kib", "Chunk (KiB)"),
+    ("protocol", "Protocol"), ("filesystem", "Filesystem"), ("db", "Database"), ("buffer_pool_mib", "Buffer pool (MiB)"),
+    ("doublewrite", "Doublewrite"), ("compression", "Compression"), ("host_cpu", "Host CPU"),
+    ("host_memory_gib", "Host memory (GiB)"),
+]
+
+
+def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
+    """``compare.json``: every (study, system) series with its configuration and its values."""
+    systems = _rows(con, """
+        SELECT s.*, st.title AS study_title FROM systems AS s JOIN studies AS st USING (study) ORDER BY study, system""")
+    values = _rows(con, f"SELECT * FROM results ORDER BY {RESULT_ORDER}")
+    workloads = {(w["study"], w["workload"]): w for w in _rows(con, "SELECT * FROM workloads")}
+    series = []
+    for s in systems:
+        mine = [v for v in values if v["study"] == s["study"] and v["system"] == s["system"]]
+        if not mine:
+            continue
+        used = {(s["study"], m["workload"]) for m in _rows(con, "SELECT DISTINCT workload FROM measurements "
+                                                                  "WHERE study = ? AND system = ?",
+                                                             [s["study"], s["system"]])}
+        config = {
+            "study": s["study_title"], "benchmark": ", ".join(sorted({v["benchmark"] for v in mine})),
+            "data_size": ", ".join(sorted({workloads[k]["data_size"] or "not stated" for k in used})),
+            "storage": f"{s['storage_product']} ({s['storage_vendor']})", "raid_level": s["raid_level"],
+            "drives": s["drives"], "device": s["device"], "chunk_kib": s["chunk_kib"], "protocol": s["protocol"],
+            "filesystem": s["filesystem"], "db": f"{s['db_engine']} {s['db_version'] or '(version not stated)'}",
+            "buffer_pool_mib": s["buffer_pool_mib"],
+            "doublewrite": None if s["doublewrite"] is None else ("on" if s["doublewrite"] else "off"),
+            "compression": s["compression"], "host_cpu": s["host_cpu"], "host_memory_gib": s["host_memory_gib"],
+        }
+        series.append({
+            "id": f"{s['study']}:{s['system']}", "label": f"{s['label']} ({s['study']})",
+            "config": {k: ("not stated" if v is None else str(v)) for k, v in config.items()},
+            "values": [{"metric": v["metric"], "unit": v["unit"], "state": v["state"], "threads": v["threads"],
+                        "value": v["value"], "value_text": v["value_text"], "value_kind": v["value_kind"],
+                        "provenance": v["provenance"]} for v in mine],
+        })
+    doc = {"fields": [{"key": k, "label": label} for k, label in COMPARE_FIELDS], "series": series}
+    (out_dir / "compare.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+
+
 def export_all(*, db_path: Path, out_dir: Path) -> None:
     """Write ``out_dir/static/data/*`` (downloads) and ``out_dir/data/studies/*.json`` (site data)."""
     con = duckdb.connect(str(db_path), read_only=True)
@@ -362,6 +407,7 @@ def export_all(*, db_path: Path, out_dir: Path) -> None:
         docs = export_site_data(con, out_dir=out_dir / "data")
         export_explore(con, out_dir=out_dir / "data")
         export_facets(con, docs, out_dir=out_dir / "data")
+        export_compare(con, out_dir=out_dir / "data")
         export_embeds(docs, static_dir=out_dir / "static", data_dir=out_dir / "data",
                       specs_path=out_dir / "embed-specs.json")
     finally:
