@@ -39,16 +39,33 @@ function restore(state) {
   }
 }
 
+// Laying out thousands of table rows costs far more than filtering them: show the first
+// LIMIT matches, and the rest on request.
+const LIMIT = 200;
+const more = document.createElement("button");
+more.type = "button";
+more.hidden = true;
+status.after(more);
+let showAll = false;
+
 function apply(state) {
-  let shown = 0;
+  const matching = rows.filter((row) => Object.entries(state).every(([p, values]) => values.includes(row.dataset[p])));
+  const visible = new Set(showAll ? matching : matching.slice(0, LIMIT));
   for (const row of rows) {
-    const match = Object.entries(state).every(([param, values]) => values.includes(row.dataset[param]));
-    row.hidden = !match;
-    if (match) shown++;
+    const hide = !visible.has(row);
+    if (row.hidden !== hide) row.hidden = hide;  // untouched rows keep their computed style
   }
-  status.textContent = `${shown} of ${rows.length} values.`;
-  chart(rows.filter((r) => !r.hidden));
+  const cut = matching.length - visible.size;
+  status.textContent = `${matching.length} of ${rows.length} values${cut ? ` (showing the first ${visible.size})` : ""}.`;
+  more.hidden = cut === 0;
+  more.textContent = `Show all ${matching.length} values`;
+  chart(matching);
 }
+
+more.addEventListener("click", () => {
+  showAll = true;
+  apply(fromQuery());
+});
 
 function chart(visible) {
   const studies = new Set(visible.map((r) => r.dataset.study));
@@ -70,13 +87,19 @@ function chart(visible) {
   const byThreads = points.every((p) => p.threads !== null);
   const systems = [...new Set(points.map((p) => p.system))];
   const canvas = figure.querySelector(".chart-canvas");
+  const threads = [...new Set(points.map((p) => p.threads))].sort((a, b) => a - b);
+  const step = Math.ceil(threads.length / 12);  // at most about a dozen tick labels
   const x = byThreads
-    ? {type: "log", base: 2, label: "Threads", ticks: [...new Set(points.map((p) => p.threads))], tickFormat: String}
+    ? {type: "log", base: 2, label: "Threads", ticks: threads.filter((_, i) => i % step === 0), tickFormat: String}
     : {type: "band", label: null};
   const marks = [ruleY([0])];
   if (byThreads) marks.push(line(points, {x: "threads", y: "value", stroke: "system", z: (p) => `${p.system} ${p.state}`}));
-  marks.push(dot(points, {x: byThreads ? "threads" : "system", y: "value", fill: "system", r: 4,
-    title: (p) => `${p.system}${p.state ? ` (${p.state})` : ""}: ${p.value}`}));
+  // Above 1,000 points, lines alone (the table beside the chart holds every value): one dot and
+  // tooltip per point would cost more than the 50 ms redraw budget.
+  if (!byThreads || points.length <= 1000) {
+    marks.push(dot(points, {x: byThreads ? "threads" : "system", y: "value", fill: "system", r: 4,
+      title: (p) => `${p.system}${p.state ? ` (${p.state})` : ""}: ${p.value}`}));
+  }
   canvas.replaceChildren(plot({
     width: Math.max(320, canvas.clientWidth || 640), height: 340, marginLeft: 64, marginBottom: byThreads ? 40 : 80,
     style: BASE_STYLE, x, y: {grid: true, zero: true, label: [...metrics][0]},
@@ -113,6 +136,7 @@ for (const th of table.tHead.rows[0].cells) {
 }
 
 form.addEventListener("change", () => {
+  showAll = false;
   const state = selected();
   history.pushState(state, "", toQuery(state));
   apply(state);

@@ -1,0 +1,142 @@
+"""Page budgets, measured in headless Chromium on 127.0.0.1. Prints figures; asserts nothing.
+
+1. Transfer size of a study page (HTML + CSS + JS + favicon), gzip-compressed as a server would send it
+   (budget: 150 KB).
+2. Time from DOMContentLoaded to the first chart drawn on that page (budget: 300 ms).
+3. Explore with 10,000 values: time from a filter change to the redrawn table and chart (budget: 50 ms).
+   The 10,000 values come from a synthetic bundle built into a temporary copy of the project only.
+
+    .venv/bin/python benchmarks/bench_pages.py
+"""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from conftest import CHROMIUM, CHROMIUM_ARGS, copy_project, serve_folder  # noqa: E402
+from ingest.build import Layout, build_site  # noqa: E402
+
+STUDY = "/studies/graid-supremeraid-mysql-2023/"
+
+SYNTHETIC = """schema_version: 1
+id: synthetic-10k
+title: Synthetic data for the page budget benchmark (never published)
+summary: 100 systems x 100 thread counts of made-up TPS values.
+sources: [{{id: none, publisher: benchmark script, title: synthetic, language: en, identifier: benchmarks/bench_pages.py}}]
+systems:
+{systems}
+workloads: [{{id: w, tool: sysbench, test: synthetic}}]
+results:
+  - type: table
+    id: t
+    title: synthetic
+    provenance: {{source: none}}
+    defaults: {{metric: tps, unit: tx/s, state: optimal}}
+    columns:
+{columns}
+    rows:
+{rows}
+"""
+
+
+def synthetic_bundle(folder: Path) -> None:
+    systems = "\n".join(
+        f"  - {{id: s{i}, label: System {i}, storage: {{product: P, vendor: V, kind: device}}, protocol: local, "
+        f"raid: {{level: \"{['0', '1', '5', '6', '10'][i % 5]}\", drives: 8, drive_model: D}}, "
+        f"database: {{engine: MySQL}}, host: {{}}}}" for i in range(100))
+    columns = "\n".join(f"      - {{label: c{j}, threads: {j + 1}}}" for j in range(100))
+    rows = "\n".join(f"      - {{system: s{i}, label: r{i}, values: \"{' '.join(f'{(i * 37 + j * 11) % 997 + 1}.5' for j in range(100))}\"}}"
+                     for i in range(100))
+    folder.mkdir(parents=True)
+    (folder / "bundle.yaml").write_text(SYNTHETIC.format(systems=systems, columns=columns, rows=rows))
+
+
+RECORD_DRAWN = """
+window.__drawn = null;
+new MutationObserver((_, obs) => {
+  if (document.querySelector("figure[data-drawn]")) { window.__drawn = performance.now(); obs.disconnect(); }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-drawn"]});
+"""
+
+
+# From the click to the next frame after it: includes style, layout and paint, not just the script.
+UNTIL_PAINTED = """(box) => new Promise((resolve) => {
+    const t0 = performance.now();
+    box.click();
+    requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0)));
+})"""
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    layout = Layout(ROOT)
+    build_site(layout)
+    server = serve_folder(layout.public)
+    base = f"http://127.0.0.1:{server.server_port}"
+    tmp = Path(tempfile.mkdtemp(prefix="bench-pages-"))
+    try:
+        synthetic = copy_project(tmp / "project")
+        synthetic_bundle(synthetic.data / "synthetic-10k")
+        build_site(synthetic)
+        big = serve_folder(synthetic.public)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            fetched: list[str] = []
+            page.on("requestfinished", lambda r: fetched.append(r.url))
+            page.goto(base + STUDY)
+            page.wait_for_load_state("networkidle")
+            total = 0
+            for url in fetched:
+                path = layout.public / url.split(base, 1)[1].split("?")[0].lstrip("/")
+                if path.is_dir():
+                    path = path / "index.html"
+                total += len(gzip.compress(path.read_bytes(), 6))
+            print(f"study page transfer: {total / 1024:.1f} KB gzip in {len(fetched)} requests (budget 150 KB)")
+
+            times = []
+            for _ in range(5):
+                p = browser.new_page()
+                p.add_init_script(RECORD_DRAWN)
+                p.goto(base + STUDY)
+                p.wait_for_function("window.__drawn !== null")
+                dcl = p.evaluate("performance.getEntriesByType('navigation')[0].domContentLoadedEventStart")
+                times.append((p.evaluate("window.__drawn"), dcl))
+                p.close()
+            drawn, dcl = statistics.median(t[0] for t in times), statistics.median(t[1] for t in times)
+            print(f"first chart drawn at {drawn:.0f} ms, DOMContentLoaded at {dcl:.0f} ms after navigation start: "
+                  f"{max(0, drawn - dcl):.0f} ms after it (median of 5; budget 300 ms)")
+
+            p = browser.new_page()
+            p.goto(f"http://127.0.0.1:{big.server_port}/explore/?study=synthetic-10k")
+            rows = p.locator("#explore-table tbody tr").count()
+            redraws = []
+            for level in ["6", "10", "0", "5", "1"]:
+                box = p.locator(f'fieldset[data-param="raid_level"] input[value="{level}"]')
+                redraws.append(p.evaluate(UNTIL_PAINTED, box.element_handle()))
+            p.goto(f"http://127.0.0.1:{big.server_port}/explore/")  # several studies: no chart drawn
+            table_only = []
+            for level in ["6", "10", "0", "5", "1"]:
+                box = p.locator(f'fieldset[data-param="raid_level"] input[value="{level}"]')
+                table_only.append(p.evaluate(UNTIL_PAINTED, box.element_handle()))
+            print(f"  of which the table alone (no chart drawn): {statistics.median(table_only):.0f} ms")
+            print(f"explore with {rows} values: filter change redraws in {statistics.median(redraws):.0f} ms "
+                  f"(median of 5: {', '.join(f'{t:.0f}' for t in redraws)}; budget 50 ms)")
+            browser.close()
+        big.shutdown()
+    finally:
+        server.shutdown()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
