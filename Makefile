@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: site test serve validate schema clean deps
+.PHONY: site test serve validate schema clean deps mariadb
 
 deps: $(VENV)/.installed node_modules/.installed
 
@@ -24,6 +24,13 @@ $(CHROMIUM):
 	apt-get update
 	apt-get install -y --no-install-recommends chromium
 
+# MariaDB server and sysbench from Debian's packages, for `benchdb capture` and its tests.
+mariadb: /usr/bin/sysbench /usr/sbin/mariadbd
+
+/usr/bin/sysbench /usr/sbin/mariadbd:
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mariadb-server mariadb-client sysbench
+
 site: deps
 	$(BIN)/benchdb build
 	@echo "Site built: open public/index.html through 'make serve' (http://127.0.0.1:1313/)"
@@ -34,7 +41,7 @@ validate: $(VENV)/.installed
 schema: $(VENV)/.installed
 	$(BIN)/benchdb schema --write
 
-test: deps $(CHROMIUM)
+test: deps $(CHROMIUM) mariadb
 	$(BIN)/pytest
 
 serve: deps

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -80,6 +81,60 @@ def parse(format_name: str, file: Path) -> None:
         click.echo(str(exc), err=True)
         sys.exit(1)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+def _ints(text: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of whole numbers") from None
+    if not values or min(values) < 1:
+        raise click.BadParameter(f"{text!r}: give one or more numbers of 1 or more")
+    return values
+
+
+def _switches(text: str) -> list[bool]:
+    words = {"on": True, "off": False}
+    try:
+        return [words[x.strip()] for x in text.split(",")]
+    except KeyError:
+        raise click.BadParameter(f"{text!r}: use on, off or on,off") from None
+
+
+@main.command()
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="The bundle folder to write (data/<id>).")
+@click.option("--tests", default="oltp_read_write", show_default=True, help="sysbench tests, comma-separated.")
+@click.option("--threads", default="1,2,4", show_default=True, help="Thread counts, comma-separated.")
+@click.option("--repetitions", default=3, show_default=True, type=click.IntRange(1, 100))
+@click.option("--time", "time_s", default=10, show_default=True, type=click.IntRange(1, 86400), help="Seconds per run.")
+@click.option("--tables", default=2, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--table-size", default=10000, show_default=True, type=click.IntRange(1, 10**9))
+@click.option("--doublewrite", default="on,off", show_default=True, help="Variants: on, off or on,off.")
+@click.option("--compression", default="off,on", show_default=True, help="Variants: on, off or off,on.")
+@click.option("--socket", help="Use an existing server on this unix socket instead of starting one.")
+@click.option("--host", help="Use an existing server on this host instead of starting one.")
+@click.option("--port", default=3306, show_default=True, type=int)
+@click.option("--user", default="root", show_default=True)
+@click.option("--note", help="A note to keep in the bundle, e.g. what machine this is.")
+def capture(out, tests, threads, repetitions, time_s, tables, table_size, doublewrite, compression, socket, host,
+            port, user, note) -> None:
+    """Run sysbench over thread counts and variants and write a bundle that validates."""
+    from .capture import Capture, CaptureConfig, CaptureError, Connection
+
+    connection = Connection(socket=socket, host=host, port=port, user=user,
+                            password=os.environ.get("BENCHDB_MYSQL_PASSWORD")) if (socket or host) else None
+    config = CaptureConfig(out=out, bundle_id=out.name, tests=[t.strip() for t in tests.split(",") if t.strip()],
+                           threads=_ints(threads), repetitions=repetitions, time_s=time_s, tables=tables,
+                           table_size=table_size, doublewrite=_switches(doublewrite), compression=_switches(compression),
+                           connection=connection, note=note)
+    try:
+        written = Capture(config, log=lambda m: click.echo(m, err=True)).run()
+    except CaptureError as exc:
+        raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        click.echo("interrupted: nothing was written", err=True)
+        sys.exit(130)
+    click.echo(f"wrote {written}")
 
 
 @main.command()
