@@ -255,7 +255,7 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
 FACET_PAGES = [
     ("raid-level", "raid_level", "RAID level", "each system against the study's baseline system, at the same metric, state and load"),
     ("protocol", "protocol", "Storage protocol", "each protocol against the study's baseline protocol"),
-    ("doublewrite", "doublewrite", "InnoDB doublewrite", "doublewrite off against on, within one study"),
+    ("doublewrite", "doublewrite", "InnoDB doublewrite", "doublewrite off against on, with everything else equal"),
     ("compression", "compression", "Compression", "each compression setting against the study's baseline"),
 ]
 
@@ -264,12 +264,32 @@ def _key(cell: dict) -> tuple:
     return (cell["metric"], cell["unit"], cell["state"], cell["threads"])
 
 
-def _single_values(cells: list[dict]) -> dict[tuple, dict]:
-    """(system, key) -> cell, keeping only keys where a system has exactly one value (no ambiguity)."""
+def _values(cells: list[dict]) -> dict[tuple, dict]:
+    """(system, key) -> one value: a printed value when it is the only one there, or the mean of
+    repeated measured runs with their min, max and count. Anything else is ambiguous and left out."""
     seen: dict[tuple, list] = {}
     for c in cells:
         seen.setdefault((c["system"], _key(c)), []).append(c)
-    return {k: v[0] for k, v in seen.items() if len(v) == 1}
+    out = {}
+    for k, group in seen.items():
+        if len(group) == 1:
+            c = group[0]
+            out[k] = {**c, "low": c["value"], "high": c["value"], "runs": 1}
+        elif all(c["value_kind"] == "measured" for c in group):
+            vals = [c["value"] for c in group]
+            mean = sum(vals) / len(vals)
+            out[k] = {**group[0], "value": mean, "value_text": f"{mean:.2f}", "low": min(vals), "high": max(vals),
+                      "runs": len(vals), "provenance": f"mean of {len(vals)} runs: "
+                                                     + ", ".join(c["provenance"] for c in group)}
+    return out
+
+
+def _compare_cell(cell: dict, base: dict) -> dict:
+    overlap = cell is not base and cell["runs"] > 1 and not (cell["low"] > base["high"] or cell["high"] < base["low"])
+    return {"key": _key(cell), "ratio": round(cell["value"] / base["value"], 4),
+            "low": round(cell["low"] / base["value"], 4), "high": round(cell["high"] / base["value"], 4),
+            "runs": cell["runs"], "overlap": overlap, "value_text": cell["value_text"],
+            "baseline_text": base["value_text"], "provenance": cell["provenance"]}
 
 
 def _ratio_groups(rows_by_system: dict[str, list[dict]], labels: dict, facet_of: dict) -> list[dict]:
@@ -282,14 +302,16 @@ def _ratio_groups(rows_by_system: dict[str, list[dict]], labels: dict, facet_of:
             g = groups.setdefault((metric, unit, state, by_threads),
                                   {"metric": metric, "unit": unit, "state": state, "rows": {}})
             g["rows"].setdefault(system, []).append({"threads": threads, **{k: cell[k] for k in (
-                "ratio", "value_text", "baseline_text", "provenance")}})
+                "ratio", "low", "high", "runs", "overlap", "value_text", "baseline_text", "provenance")}})
     out = []
     for (metric, unit, state, by_threads), g in groups.items():
         threads = sorted({c["threads"] for cells in g["rows"].values() for c in cells if c["threads"] is not None})
         gid = f"{metric}-{state or 'any'}" + ("-by-threads" if by_threads else "")
         chart = None
         if threads and all(c["threads"] is not None for cells in g["rows"].values() for c in cells):
-            points = [{"series": labels[s], "system": s, "x": c["threads"], "y": c["ratio"], "text": f"{c['ratio']:.2f}×",
+            points = [{"series": labels[s], "system": s, "x": c["threads"], "y": c["ratio"],
+                       "text": f"{c['ratio']:.2f}×" + (" (spreads overlap)" if c["overlap"] else ""),
+                       "low": c["low"] if c["runs"] > 1 else None, "high": c["high"] if c["runs"] > 1 else None,
                        "state": state, "kind": "derived", "provenance": c["provenance"], "printed_as": None}
                       for s, cells in g["rows"].items() for c in cells]
             chart = {"id": gid, "title": f"{METRIC_LABELS.get(metric, metric)}{f' ({state})' if state else ''}, "
@@ -303,8 +325,28 @@ def _ratio_groups(rows_by_system: dict[str, list[dict]], labels: dict, facet_of:
     return out
 
 
+FACET_FIELDS = {"raid_level": ("raid", "level"), "protocol": ("protocol",), "doublewrite": ("database", "doublewrite"),
+                "compression": ("database", "compression")}
+
+
+def _field(system: dict, path: tuple):
+    for key in path:
+        system = system.get(key) if isinstance(system, dict) else None
+    return system
+
+
+def _differs_only_in(doc: dict, system: str, baseline: str, column: str) -> bool:
+    """Whether a system differs from the baseline in this facet and equals it in every other one:
+    the like-for-like pairs a facet page compares (e.g. doublewrite off vs on, both uncompressed)."""
+    systems = {s["id"]: s for s in doc["systems"]}
+    a, b = systems[system], systems[baseline]
+    others = [path for col, path in FACET_FIELDS.items() if col != column]
+    return (_field(a, FACET_FIELDS[column]) != _field(b, FACET_FIELDS[column])
+            and all(_field(a, path) == _field(b, path) for path in others))
+
+
 def export_facets(con: duckdb.DuckDBPyConnection, docs: list[dict], *, out_dir: Path) -> None:
-    cells = _rows(con, "SELECT * FROM results WHERE value_kind <> 'measured'")
+    cells = _rows(con, "SELECT * FROM results")
     pages = {}
     for slug, column, title, about in FACET_PAGES:
         studies = []
@@ -314,15 +356,14 @@ def export_facets(con: duckdb.DuckDBPyConnection, docs: list[dict], *, out_dir: 
             values = {c["system"]: c[column] for c in mine}
             if baseline is None or len({str(v) for v in values.values()}) < 2:
                 continue
-            single = _single_values(mine)
+            single = _values(mine)
             rows: dict[str, list] = {}
             for (system, key), cell in single.items():
                 base = single.get((baseline, key))
-                if base is None or values[system] == values[baseline] and system != baseline or not base["value"]:
+                if base is None or not base["value"] or (system != baseline and not _differs_only_in(
+                        doc, system, baseline, column)):
                     continue
-                rows.setdefault(system, []).append({"key": key, "ratio": round(cell["value"] / base["value"], 4),
-                                                    "value_text": cell["value_text"], "baseline_text": base["value_text"],
-                                                    "provenance": cell["provenance"]})
+                rows.setdefault(system, []).append(_compare_cell(cell, base))
             labels = {s["id"]: s["label"] for s in doc["systems"]}
             groups = _ratio_groups({s: rows[s] for s in labels if s in rows}, labels, values)
             if len(rows) > 1:
@@ -333,17 +374,14 @@ def export_facets(con: duckdb.DuckDBPyConnection, docs: list[dict], *, out_dir: 
     studies = []
     for doc in docs:
         mine = [c for c in cells if c["study"] == doc["id"]]
-        single = _single_values(mine)
+        single = _values(mine)
         rows = {}
         for (system, (metric, unit, state, threads)), cell in single.items():
             if state in (None, "optimal"):
                 continue
             base = single.get((system, (metric, unit, "optimal", threads)))
             if base and base["value"]:
-                rows.setdefault(system, []).append({"key": (metric, unit, state, threads),
-                                                    "ratio": round(cell["value"] / base["value"], 4),
-                                                    "value_text": cell["value_text"], "baseline_text": base["value_text"],
-                                                    "provenance": cell["provenance"]})
+                rows.setdefault(system, []).append(_compare_cell(cell, base))
         if rows:
             labels = {s["id"]: s["label"] for s in doc["systems"]}
             studies.append({"study": doc["id"], "title": doc["title"], "baseline": "the same system in optimal state",

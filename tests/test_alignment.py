@@ -42,7 +42,7 @@ def site(tmp_path_factory) -> Layout:
 def test_runs_carry_the_state_computed_from_the_trace(site):
     con = duckdb.connect(str(site.database), read_only=True)
     rows = con.execute("SELECT artifact, state, trace, computed_state, state_flag IS NOT NULL FROM runs "
-                       "ORDER BY artifact").fetchall()
+                       "WHERE study = 'rebuild-trace-fixture' ORDER BY artifact").fetchall()
     assert rows == [("after", "optimal", "trace", "optimal", False),
                     ("during", "optimal", "trace", "recovering", True)]
 
@@ -59,7 +59,8 @@ def test_rebuild_speed_and_duration_become_results(site):
         ("rebuild_duration_s", "1200.0", "s", "rebuilding",
          "rebuild-trace-fixture/artifacts/mdstat.trace:9..30 (md0, blocks done over time)"),
     ]
-    samples = con.execute("SELECT t_s, state, percent FROM trace_samples ORDER BY t_s").fetchall()
+    samples = con.execute("SELECT t_s, state, percent FROM trace_samples WHERE study = 'rebuild-trace-fixture' "
+                          "ORDER BY t_s").fetchall()
     assert samples == [(0.0, "recovering", 0.4), (600.0, "recovering", 3.6), (660.0, "recovering", 3.9),
                        (1200.0, "optimal", None)]
 

@@ -58,10 +58,16 @@ def test_facet_pages(page, site_url, path):
     assert page.errors == []
 
 
-def test_facet_without_comparable_values_says_so(page, site_url):
-    page.goto(site_url + "/doublewrite/")
-    assert "No study in the database compares innodb doublewrite" in page.locator(".callout").inner_text()
-    assert "shows its results only as graphs" in page.locator(".callout").inner_text()
+def test_measured_doublewrite_comparison_has_spread(facets):
+    study = next(s for s in facets["doublewrite"]["studies"] if s["study"] == "measured-mariadb-2core-vm")
+    assert study["baseline"] == "doublewrite on, uncompressed"
+    group = next(g for g in study["groups"] if g["id"] == "tps-any-by-threads")
+    # like for like: only the uncompressed pair, three repetitions per thread count
+    assert {r["system"] for r in group["rows"]} == {"dw-on-uncompressed", "dw-off-uncompressed"}
+    for row in group["rows"]:
+        for cell in row["cells"]:
+            assert cell["runs"] == 3 and cell["low"] <= cell["ratio"] <= cell["high"]
+            assert cell["overlap"] is False or row["system"] != "dw-on-uncompressed"
 
 
 def test_raid_level_page_draws_ratio_charts(page, site_url):

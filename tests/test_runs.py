@@ -28,7 +28,7 @@ def db(site):
 
 def test_runs_are_loaded_with_their_status(db):
     rows = db.execute("SELECT artifact, threads, threads_source, complete, report_interval_s, sysbench_version "
-                      "FROM runs ORDER BY artifact").fetchall()
+                      "FROM runs WHERE study = 'sysbench-logs-fixture' ORDER BY artifact").fetchall()
     assert rows == [
         ("ro-64", 64, "header", True, 5, "0.5"),
         ("rw-64", 64, "header", True, 20, "1.0.20"),
@@ -37,11 +37,13 @@ def test_runs_are_loaded_with_their_status(db):
 
 
 def test_interval_samples_go_to_the_time_series_table(db):
-    counts = dict(db.execute("SELECT artifact, count(*) FROM intervals GROUP BY artifact").fetchall())
+    counts = dict(db.execute("SELECT artifact, count(*) FROM intervals WHERE study = 'sysbench-logs-fixture' "
+                             "GROUP BY artifact").fetchall())
     assert counts == {"ro-64": 60, "rw-64": 15, "rw-64-cut": 15}
     # "[ 300s ] thds: 64 tps: 32.15 qps: 641.59 (r/w/o: 449.30/128.00/64.30) lat (ms,95%): 2362.72"
     assert db.execute("SELECT tps, qps, latency_ms, latency_pct FROM intervals "
-                      "WHERE artifact = 'rw-64' AND t_s = 300").fetchone() == (32.15, 641.59, 2362.72, 95.0)
+                      "WHERE study = 'sysbench-logs-fixture' AND artifact = 'rw-64' AND t_s = 300").fetchone() == (
+        32.15, 641.59, 2362.72, 95.0)
 
 
 def test_finished_runs_give_measured_results_citing_log_lines(db):

@@ -1,7 +1,7 @@
 // The "one line per series against x" chart as a pure function of its spec: the study page
 // draws it in the browser, and site/render/embeds.mjs draws the same chart in Node (jsdom)
 // for the static SVG and PNG embeds.
-import {dot, line, plot, ruleY, text} from "@observablehq/plot";
+import {dot, line, plot, ruleX, ruleY, text} from "@observablehq/plot";
 import {BASE_STYLE, PALETTE} from "./palette.js";
 
 export function plotByX(spec, selected, {width = 640, document, standalone = false} = {}) {
@@ -10,6 +10,9 @@ export function plotByX(spec, selected, {width = 640, document, standalone = fal
   const last = xs[xs.length - 1];
   const marks = [
     ruleY([0]),
+    // the spread over repeated runs, where there is one (min to max)
+    ruleX(points.filter((p) => p.low != null), {x: "x", y1: "low", y2: "high", stroke: "series", strokeWidth: 3,
+      strokeOpacity: 0.45}),
     line(points, {x: "x", y: "y", stroke: "series", strokeWidth: 2}),
     dot(points, {
       x: "x", y: "y", fill: "series", r: 4,
