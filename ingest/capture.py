@@ -399,6 +399,10 @@ class Capture:
             "sources": [{"id": "capture", "publisher": "benchdb capture", "title": "Measured runs (this bundle's logs)",
                          "date": today, "language": "en", "identifier": "artifacts/ in this bundle"}],
             "systems": systems, "workloads": workloads, "results": results, "notes": notes,
+            "charts": [{"id": "tps-by-threads", "title": "Transactions per second by threads (mean and spread of runs)",
+                        "metric": "tps", "x": "threads"},
+                       {"id": "p95-by-threads", "title": "95th percentile latency by threads (mean and spread of runs)",
+                        "metric": "latency_p95_ms", "x": "threads"}],
             "baseline": _slug(True, False) if _slug(True, False) in self.systems else systems[0]["id"],
         }
 

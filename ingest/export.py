@@ -79,16 +79,33 @@ def _tables(bundle: dict, cells: list[dict]) -> list[dict]:
     return tables
 
 
+def _chart_points(chart: dict, cells: list[dict], labels: dict[str, str]) -> list[dict]:
+    """One point per series, x and state: a printed value, or the mean of repeated measured runs
+    with their lowest and highest run as the spread."""
+    groups: dict[tuple, list[dict]] = {}
+    for c in cells:
+        if c["metric"] == chart["metric"] and c[chart["x"]] is not None:
+            groups.setdefault((c["system"], c[chart["x"]], c["state"]), []).append(c)
+    points = []
+    for (system, x, state), group in groups.items():
+        first = group[0]
+        point = {"series": labels[system], "system": system, "x": x, "state": state, "kind": first["value_kind"]}
+        if len(group) == 1:
+            points.append({**point, "y": first["value"], "text": first["value_text"],
+                           "provenance": first["provenance"], "printed_as": first["printed_as"]})
+        elif all(c["value_kind"] == "measured" for c in group):
+            values = [c["value"] for c in group]
+            mean = sum(values) / len(values)
+            points.append({**point, "y": mean, "low": min(values), "high": max(values), "printed_as": None,
+                           "text": f"{mean:.2f} (mean of {len(values)} runs, {min(values):g} to {max(values):g})",
+                           "provenance": "; ".join(c["provenance"] for c in group)})
+    return points
+
+
 def _charts(bundle: dict, cells: list[dict], labels: dict[str, str]) -> list[dict]:
     charts = []
     for chart in bundle["charts"]:
-        points = [
-            {"series": labels[c["system"]], "system": c["system"], "x": c[chart["x"]], "y": c["value"],
-             "text": c["value_text"], "state": c["state"], "kind": c["value_kind"], "provenance": c["provenance"],
-             "printed_as": c["printed_as"]}
-            for c in cells if c["metric"] == chart["metric"] and c[chart["x"]] is not None
-            and c["value_kind"] != "measured"
-        ]
+        points = _chart_points(chart, cells, labels)
         units = sorted({c["unit"] for c in cells if c["metric"] == chart["metric"]})
         switch = None
         if chart.get("switch"):
@@ -153,7 +170,7 @@ def _ratio(systems: list[dict], workload: dict) -> float | None:
     return round(pools.pop() / 1024 / workload["data_gb"], 3)
 
 
-EMBED_COLUMNS = ["series", "x", "value", "value_text", "unit", "state", "value_kind", "provenance"]
+EMBED_COLUMNS = ["series", "x", "value", "value_text", "low", "high", "unit", "state", "value_kind", "provenance"]
 
 
 def export_embeds(docs: list[dict], *, static_dir: Path, data_dir: Path, specs_path: Path) -> list[dict]:
@@ -173,8 +190,10 @@ def export_embeds(docs: list[dict], *, static_dir: Path, data_dir: Path, specs_p
                 writer = csv.writer(buffer, lineterminator="\n")
                 writer.writerow(EMBED_COLUMNS)
                 for p in points:
-                    writer.writerow([p["series"], p["x"], repr(p["y"]), p["text"], chart["unit"], p["state"] or "",
-                                     p["kind"], p["provenance"]])
+                    writer.writerow([p["series"], p["x"], repr(p["y"]), p["text"],
+                                     "" if p.get("low") is None else repr(p["low"]),
+                                     "" if p.get("high") is None else repr(p["high"]),
+                                     chart["unit"], p["state"] or "", p["kind"], p["provenance"]])
                 data = buffer.getvalue().encode("utf-8")
                 (out / f"{chart_id}.csv").write_bytes(data)
                 title = f"{chart['title']}{f' ({state})' if state else ''}: {doc['title']}"

@@ -338,6 +338,8 @@ class _Checker:
 
     def _charts(self) -> None:
         drawable = set()
+        if any(isinstance(r, Artifact) and r.format == "sysbench" for r in self.bundle.results):
+            drawable |= {"tps", "qps", "latency_avg_ms", "latency_p95_ms", "latency_p99_ms"}  # run totals by threads
         for t in self.bundle.results:
             if isinstance(t, ResultTable):
                 for col in t.columns:
