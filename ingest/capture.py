@@ -228,7 +228,7 @@ class Capture:
                                f" the server reports {effective}")
         return variables
 
-    def prepare_tables(self, conn: Connection, *, test: str, compressed: bool, database: str) -> None:
+    def prepare_tables(self, conn: Connection, *, test: str, compressed: bool, database: str) -> str:
         sql(conn, f"DROP DATABASE IF EXISTS {database}; CREATE DATABASE {database}")
         engine = "InnoDB ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8" if compressed else "InnoDB"
         cmd = ["sysbench", test, *conn.sysbench_args(), f"--mysql-db={database}", f"--tables={self.config.tables}",
@@ -236,13 +236,15 @@ class Capture:
         done = _run(cmd, what="prepare the sysbench tables")
         if done.returncode != 0:
             raise CaptureError(f"sysbench prepare failed: {(done.stdout + done.stderr).strip()[-400:]}")
-        formats = sql(conn, "SELECT DISTINCT row_format FROM information_schema.tables "
-                            f"WHERE table_schema = '{database}'").split()
+        tables = sql(conn, "SELECT table_name, engine, row_format, create_options FROM information_schema.tables "
+                           f"WHERE table_schema = '{database}' ORDER BY table_name")
+        formats = sorted({line.split("\t")[2] for line in tables.splitlines() if line.count("\t") >= 3})
         wanted = "Compressed" if compressed else None
         if compressed and formats != [wanted]:
             raise CaptureError(f"variant did not take effect: asked for ROW_FORMAT=COMPRESSED, the tables are {formats}")
         if not compressed and "Compressed" in formats:
             raise CaptureError(f"variant did not take effect: the tables are compressed ({formats})")
+        return "table_name\tengine\trow_format\tcreate_options\n" + tables
 
     def run_one(self, conn: Connection, *, test: str, threads: int, database: str, log_path: Path,
                 mdstat_trace: Path | None) -> str:
@@ -311,7 +313,8 @@ class Capture:
                         for test in cfg.tests:
                             database = f"sb_{slug.replace('-', '_')}"
                             self.log(f"{slug}: preparing {test} ({cfg.tables} x {cfg.table_size} rows)")
-                            self.prepare_tables(conn, test=test, compressed=compressed, database=database)
+                            tables = self.prepare_tables(conn, test=test, compressed=compressed, database=database)
+                            _write(work / "artifacts" / f"{slug}-{test}-tables.txt", tables)
                             for threads in cfg.threads:
                                 for rep in range(1, cfg.repetitions + 1):
                                     name = f"{slug}-{test}-t{threads}-r{rep}.log"
@@ -371,7 +374,8 @@ class Capture:
                 "host": {"cpu": env["cpu"], "sockets": None, "memory_gib": env["memory_gib"], "os": env["os"],
                          "kernel": env["kernel"]},
                 "notes": f"{env['cores']} CPUs as seen by the kernel; datadir on {env['mount_point']}. "
-                         f"Server variables as in effect: artifacts/{slug}-variables.txt.",
+                         f"Server variables as in effect: artifacts/{slug}-variables.txt; the tables' row format "
+                         f"as created: artifacts/{slug}-*-tables.txt.",
             })
         for s in systems:  # drop empty values the model would refuse
             s["host"] = {k: v for k, v in s["host"].items() if v is not None}

@@ -43,6 +43,9 @@ def test_a_tiny_capture_validates_and_loads(tmp_path):
     assert effective["dw-on-uncompressed"] == (True, "none")
     assert len([r for r in bundle.results if r.format == "sysbench"]) == 8  # 4 variants x 2 thread counts
     assert "&id" not in (out / "bundle.yaml").read_text()
+    tables = (out / "artifacts" / "dw-on-compressed-oltp_read_write-tables.txt").read_text().splitlines()
+    assert tables[0] == "table_name\tengine\trow_format\tcreate_options"
+    assert tables[1].split("\t")[:3] == ["sbtest1", "InnoDB", "Compressed"]
     db = build_database(bundles, db_path=tmp_path / "db.duckdb")
     con = duckdb.connect(str(db), read_only=True)
     rows = con.execute("SELECT count(*), count(DISTINCT system), min(value) FROM results "
