@@ -112,6 +112,7 @@ def _charts(bundle: dict, cells: list[dict], labels: dict[str, str]) -> list[dic
             values = list(dict.fromkeys(p[chart["switch"]] for p in points))
             switch = {"field": chart["switch"], "values": values, "default": values[0]}
         charts.append({
+            "embed_prefix": f"{bundle['id']}--{chart['id']}",
             "id": chart["id"], "title": chart["title"], "metric": chart["metric"], "unit": ", ".join(units),
             "x_label": AXIS_LABELS[chart["x"]], "y_label": METRIC_LABELS.get(chart["metric"], chart["metric"]),
             "series": list(dict.fromkeys(p["series"] for p in points)),
@@ -173,37 +174,50 @@ def _ratio(systems: list[dict], workload: dict) -> float | None:
 EMBED_COLUMNS = ["series", "x", "value", "value_text", "low", "high", "unit", "state", "value_kind", "provenance"]
 
 
-def export_embeds(docs: list[dict], *, static_dir: Path, data_dir: Path, specs_path: Path) -> list[dict]:
+def _embeddable(docs: list[dict], facets: dict) -> list[tuple[dict, dict, str]]:
+    """(study, chart spec, full page URL) of every chart drawn with the shared by-x chart."""
+    by_id = {d["id"]: d for d in docs}
+    out = [(doc, chart, f"/studies/{doc['id']}/#chart-{chart['id']}") for doc in docs for chart in doc["charts"]]
+    for slug, facet in facets.items():
+        for study in facet["studies"]:
+            for group in study["groups"]:
+                if group["chart"]:
+                    out.append((by_id[study["study"]], group["chart"],
+                                f"/{slug}/#chart-{study['study']}-{group['chart']['id']}"))
+    return out
+
+
+def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir: Path,
+                  specs_path: Path) -> list[dict]:
     """One embed per chart and switch value: the CSV of exactly the points drawn, ``/embed/index.json``
     (with a content hash of each CSV, so a citation can tell when the data changed), the list Hugo
     makes the embed pages from, and the specs the Node renderer draws the SVG and PNG from."""
     out = static_dir / "embed"
     out.mkdir(parents=True, exist_ok=True)
     entries, specs = [], []
-    for doc in docs:
-        for chart in doc["charts"]:
-            states = chart["switch"]["values"] if chart["switch"] else [None]
-            for state in states:
-                chart_id = "--".join(x for x in (doc["id"], chart["id"], state) if x)
-                points = [p for p in chart["points"] if state is None or p["state"] == state]
-                buffer = io.StringIO()
-                writer = csv.writer(buffer, lineterminator="\n")
-                writer.writerow(EMBED_COLUMNS)
-                for p in points:
-                    writer.writerow([p["series"], p["x"], repr(p["y"]), p["text"],
-                                     "" if p.get("low") is None else repr(p["low"]),
-                                     "" if p.get("high") is None else repr(p["high"]),
-                                     chart["unit"], p["state"] or "", p["kind"], p["provenance"]])
-                data = buffer.getvalue().encode("utf-8")
-                (out / f"{chart_id}.csv").write_bytes(data)
-                title = f"{chart['title']}{f' ({state})' if state else ''}: {doc['title']}"
-                entries.append({
-                    "id": chart_id, "title": title, "study": doc["id"], "study_title": doc["title"],
-                    "page": f"/embed/{chart_id}/", "full_page": f"/studies/{doc['id']}/#chart-{chart['id']}",
-                    "svg": f"/embed/{chart_id}.svg", "png": f"/embed/{chart_id}.png", "csv": f"/embed/{chart_id}.csv",
-                    "sha256": hashlib.sha256(data).hexdigest(), "points": len(points), "state": state,
-                })
-                specs.append({"id": chart_id, "title": title, "spec": chart, "state": state})
+    for doc, chart, full_page in _embeddable(docs, facets):
+        states = chart["switch"]["values"] if chart["switch"] else [None]
+        for state in states:
+            chart_id = "--".join(x for x in (chart["embed_prefix"], state) if x)
+            points = [p for p in chart["points"] if state is None or p["state"] == state]
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, lineterminator="\n")
+            writer.writerow(EMBED_COLUMNS)
+            for p in points:
+                writer.writerow([p["series"], p["x"], repr(p["y"]), p["text"],
+                                 "" if p.get("low") is None else repr(p["low"]),
+                                 "" if p.get("high") is None else repr(p["high"]),
+                                 chart["unit"], p["state"] or "", p["kind"], p["provenance"]])
+            data = buffer.getvalue().encode("utf-8")
+            (out / f"{chart_id}.csv").write_bytes(data)
+            title = f"{chart['title']}{f' ({state})' if state else ''}: {doc['title']}"
+            entries.append({
+                "id": chart_id, "title": title, "study": doc["id"], "study_title": doc["title"],
+                "page": f"/embed/{chart_id}/", "full_page": full_page,
+                "svg": f"/embed/{chart_id}.svg", "png": f"/embed/{chart_id}.png", "csv": f"/embed/{chart_id}.csv",
+                "sha256": hashlib.sha256(data).hexdigest(), "points": len(points), "state": state,
+            })
+            specs.append({"id": chart_id, "title": title, "spec": chart, "state": state})
     (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
     (data_dir / "embeds.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
     specs_path.write_text(json.dumps({"charts": specs}, ensure_ascii=False), encoding="utf-8")
@@ -335,6 +349,7 @@ def _ratio_groups(rows_by_system: dict[str, list[dict]], labels: dict, facet_of:
                       for s, cells in g["rows"].items() for c in cells]
             chart = {"id": gid, "title": f"{METRIC_LABELS.get(metric, metric)}{f' ({state})' if state else ''}, "
                                          "relative to the baseline", "metric": metric, "unit": "× baseline",
+                     "embed_prefix": None,
                      "x_label": AXIS_LABELS["threads"], "y_label": f"{METRIC_LABELS.get(metric, metric)} / baseline",
                      "series": [labels[s] for s in g["rows"]], "switch": None, "points": points}
         out.append({"id": gid, "metric": metric, "unit": unit, "state": state, "columns": threads or [None],
@@ -364,7 +379,13 @@ def _differs_only_in(doc: dict, system: str, baseline: str, column: str) -> bool
             and all(_field(a, path) == _field(b, path) for path in others))
 
 
-def export_facets(con: duckdb.DuckDBPyConnection, docs: list[dict], *, out_dir: Path) -> None:
+def _name_embeds(groups: list[dict], prefix: str) -> None:
+    for group in groups:
+        if group["chart"]:
+            group["chart"]["embed_prefix"] = f"{prefix}--{group['chart']['id']}"
+
+
+def export_facets(con: duckdb.DuckDBPyConnection, docs: list[dict], *, out_dir: Path) -> dict:
     cells = _rows(con, "SELECT * FROM results")
     pages = {}
     for slug, column, title, about in FACET_PAGES:
@@ -386,6 +407,7 @@ def export_facets(con: duckdb.DuckDBPyConnection, docs: list[dict], *, out_dir: 
             labels = {s["id"]: s["label"] for s in doc["systems"]}
             groups = _ratio_groups({s: rows[s] for s in labels if s in rows}, labels, values)
             if len(rows) > 1:
+                _name_embeds(groups, f"facet-{slug}--{doc['id']}")
                 studies.append({"study": doc["id"], "title": doc["title"], "baseline": labels[baseline],
                                 "groups": groups})
         pages[slug] = {"title": title, "column": column, "about": about, "studies": studies}
@@ -403,12 +425,15 @@ def export_facets(con: duckdb.DuckDBPyConnection, docs: list[dict], *, out_dir: 
                 rows.setdefault(system, []).append(_compare_cell(cell, base))
         if rows:
             labels = {s["id"]: s["label"] for s in doc["systems"]}
+            groups = _ratio_groups({s: rows[s] for s in labels if s in rows}, labels, {})
+            _name_embeds(groups, f"facet-array-state--{doc['id']}")
             studies.append({"study": doc["id"], "title": doc["title"], "baseline": "the same system in optimal state",
-                            "groups": _ratio_groups({s: rows[s] for s in labels if s in rows}, labels, {})})
+                            "groups": groups})
     pages["array-state"] = {"title": "Array state", "column": "state",
                             "about": "each system while degraded or rebuilding against the same system in optimal state",
                             "studies": studies}
     (out_dir / "facets.json").write_text(json.dumps(pages, ensure_ascii=False), encoding="utf-8")
+    return pages
 
 
 # The configuration fields the Compare page checks for like-for-like comparisons.
@@ -463,9 +488,9 @@ def export_all(*, db_path: Path, out_dir: Path) -> None:
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
         docs = export_site_data(con, out_dir=out_dir / "data")
         export_explore(con, out_dir=out_dir / "data")
-        export_facets(con, docs, out_dir=out_dir / "data")
+        facets = export_facets(con, docs, out_dir=out_dir / "data")
         export_compare(con, out_dir=out_dir / "data")
-        export_embeds(docs, static_dir=out_dir / "static", data_dir=out_dir / "data",
+        export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=out_dir / "data",
                       specs_path=out_dir / "embed-specs.json")
     finally:
         con.close()
