@@ -19,6 +19,17 @@ class ParseError(Exception):
 PARSERS: dict[str, Callable[[Path], dict]] = {}
 
 
+def read_artifact(path: Path, *, kind: str) -> str:
+    """An artifact's text; a clean error for an unreadable or binary file ("not <kind> (binary data)")."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ParseError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if b"\0" in data[:4096]:
+        raise ParseError(f"{path}: not {kind} (binary data)")
+    return data.decode("utf-8", errors="replace")
+
+
 @contextmanager
 def no_cyclic_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector while a parser builds many small, acyclic objects:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import ParseError
+from . import ParseError, read_artifact
 
 RE_PERSONALITIES = re.compile(r"^Personalities\s*:\s*(.*)$")
 RE_ARRAY = re.compile(r"^(md[\w/-]*)\s*:\s*(active|inactive)\b\s*(?:\((read-only|auto-read-only)\))?\s*(.*)$")
@@ -174,13 +174,7 @@ def parse_snapshot_lines(lines: list[tuple[int, str]], *, name: str, keep_lines:
 
 
 def read_text(path: Path) -> str:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ParseError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if b"\0" in data[:4096]:
-        raise ParseError(f"{path}: not /proc/mdstat (binary data)")
-    return data.decode("utf-8", errors="replace")
+    return read_artifact(path, kind="/proc/mdstat")
 
 
 def parse_file(path: Path) -> dict:

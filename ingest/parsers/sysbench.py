@@ -13,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from statistics import fmean, pstdev
 
-from . import ParseError, no_cyclic_gc
+from . import ParseError, no_cyclic_gc, read_artifact
 
 # --- line shapes ----------------------------------------------------------------------------
 
@@ -459,11 +459,4 @@ def parse_text(text: str, *, name: str = "<log>") -> dict:
 
 
 def parse_file(path: Path) -> dict:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ParseError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if b"\0" in data[:4096]:
-        raise ParseError(f"{path}: not a sysbench log (binary data)")
-    text = data.decode("utf-8", errors="replace")
-    return parse_text(text, name=str(path))
+    return parse_text(read_artifact(path, kind="a sysbench log"), name=str(path))
