@@ -79,26 +79,38 @@ def _tables(bundle: dict, cells: list[dict]) -> list[dict]:
     return tables
 
 
+def _one_value(group: list[dict]) -> dict | None:
+    """The value a group of cells stands for: a printed value when it is the only one, or the mean of
+    repeated measured runs with their lowest, highest and count. Anything else is ambiguous: None."""
+    if len(group) == 1:
+        c = group[0]
+        return {**c, "low": c["value"], "high": c["value"], "runs": 1}
+    if all(c["value_kind"] == "measured" for c in group):
+        values = [c["value"] for c in group]
+        mean = sum(values) / len(values)
+        return {**group[0], "value": mean, "value_text": f"{mean:.2f}", "low": min(values), "high": max(values),
+                "runs": len(values), "printed_as": None,
+                "provenance": f"mean of {len(values)} runs: " + "; ".join(c["provenance"] for c in group)}
+    return None
+
+
 def _chart_points(chart: dict, cells: list[dict], labels: dict[str, str]) -> list[dict]:
-    """One point per series, x and state: a printed value, or the mean of repeated measured runs
-    with their lowest and highest run as the spread."""
+    """One point per series, x and state (see _one_value), with the spread of repeated runs."""
     groups: dict[tuple, list[dict]] = {}
     for c in cells:
         if c["metric"] == chart["metric"] and c[chart["x"]] is not None:
             groups.setdefault((c["system"], c[chart["x"]], c["state"]), []).append(c)
     points = []
     for (system, x, state), group in groups.items():
-        first = group[0]
-        point = {"series": labels[system], "system": system, "x": x, "state": state, "kind": first["value_kind"]}
-        if len(group) == 1:
-            points.append({**point, "y": first["value"], "text": first["value_text"],
-                           "provenance": first["provenance"], "printed_as": first["printed_as"]})
-        elif all(c["value_kind"] == "measured" for c in group):
-            values = [c["value"] for c in group]
-            mean = sum(values) / len(values)
-            points.append({**point, "y": mean, "low": min(values), "high": max(values), "printed_as": None,
-                           "text": f"{mean:.2f} (mean of {len(values)} runs, {min(values):g} to {max(values):g})",
-                           "provenance": "; ".join(c["provenance"] for c in group)})
+        v = _one_value(group)
+        if v is None:
+            continue
+        spread = v["runs"] > 1
+        points.append({"series": labels[system], "system": system, "x": x, "state": state, "kind": v["value_kind"],
+                       "y": v["value"], "low": v["low"] if spread else None, "high": v["high"] if spread else None,
+                       "text": (f"{v['value_text']} (mean of {v['runs']} runs, {v['low']:g} to {v['high']:g})"
+                                if spread else v["value_text"]),
+                       "provenance": v["provenance"], "printed_as": v["printed_as"]})
     return points
 
 
@@ -298,23 +310,11 @@ def _key(cell: dict) -> tuple:
 
 
 def _values(cells: list[dict]) -> dict[tuple, dict]:
-    """(system, key) -> one value: a printed value when it is the only one there, or the mean of
-    repeated measured runs with their min, max and count. Anything else is ambiguous and left out."""
+    """(system, key) -> the value that coordinate stands for (see _one_value); ambiguous ones left out."""
     seen: dict[tuple, list] = {}
     for c in cells:
         seen.setdefault((c["system"], _key(c)), []).append(c)
-    out = {}
-    for k, group in seen.items():
-        if len(group) == 1:
-            c = group[0]
-            out[k] = {**c, "low": c["value"], "high": c["value"], "runs": 1}
-        elif all(c["value_kind"] == "measured" for c in group):
-            vals = [c["value"] for c in group]
-            mean = sum(vals) / len(vals)
-            out[k] = {**group[0], "value": mean, "value_text": f"{mean:.2f}", "low": min(vals), "high": max(vals),
-                      "runs": len(vals), "provenance": f"mean of {len(vals)} runs: "
-                                                     + ", ".join(c["provenance"] for c in group)}
-    return out
+    return {k: v for k, group in seen.items() if (v := _one_value(group)) is not None}
 
 
 def _compare_cell(cell: dict, base: dict) -> dict:
