@@ -37,34 +37,29 @@ def provenance_text(prov: Provenance, *, line: int | None = None) -> str:
     return f"{prov.source}: " + "; ".join(p for p in parts if p)
 
 
+def measurement(*, printed_as: str | None = None, correction: str | None = None, spread_cv: float | None = None,
+                **columns) -> dict:
+    """One row of the measurements table; the columns most values leave empty default to NULL."""
+    return {**columns, "printed_as": printed_as, "correction": correction, "spread_cv": spread_cv}
+
+
 def table_cells(table: ResultTable, *, index: int, single_workload: str | None) -> Iterator[dict]:
     """Every cell of a transcribed table with its merged coordinates."""
     fixes = {(c.row, c.column): c for c in table.corrections}
     for r, row in enumerate(table.rows):
         for c, (col, text) in enumerate(zip(table.columns, row.cells(), strict=True)):
             fix = fixes.get((row.system, col.label))
-            yield {
-                "result": table.id,
-                "result_index": index,
-                "row_index": r,
-                "col_index": c,
-                "row_label": row.label,
-                "column_label": col.label,
-                "source": table.provenance.source,
-                "system": row.system,
-                "workload": col.workload or table.defaults.workload or single_workload,
-                "threads": col.threads or row.threads or table.defaults.threads,
-                "state": col.state or row.state or table.defaults.state,
-                "metric": col.metric or table.defaults.metric,
-                "unit": col.unit or table.defaults.unit,
-                "value": float(Decimal(text)),
-                "value_text": text,
-                "value_kind": table.value_kind,
-                "provenance": provenance_text(table.provenance, line=col.line or row.line),
-                "printed_as": fix.printed if fix else None,
-                "correction": fix.reason if fix else None,
-                "spread_cv": None,
-            }
+            yield measurement(
+                result=table.id, result_index=index, row_index=r, col_index=c, row_label=row.label,
+                column_label=col.label, source=table.provenance.source, system=row.system,
+                workload=col.workload or table.defaults.workload or single_workload,
+                threads=col.threads or row.threads or table.defaults.threads,
+                state=col.state or row.state or table.defaults.state,
+                metric=col.metric or table.defaults.metric, unit=col.unit or table.defaults.unit,
+                value=float(Decimal(text)), value_text=text, value_kind=table.value_kind,
+                provenance=provenance_text(table.provenance, line=col.line or row.line),
+                printed_as=fix.printed if fix else None, correction=fix.reason if fix else None,
+            )
 
 
 # The run totals that become results rows: (metric, unit, where in the parsed run, source line key).
@@ -90,16 +85,14 @@ def run_cells(bundle_id: str, artifact: Artifact, run: dict, *, index: int, work
         if value is None:
             continue
         line = run["source_lines"].get(line_key)
-        yield {
-            "result": artifact.id, "result_index": index, "row_index": 0, "col_index": col,
-            "row_label": artifact.id, "column_label": metric, "source": artifact.path,
-            "system": artifact.system, "workload": workload,
-            "threads": artifact.threads or run["threads"], "state": artifact.state,
-            "metric": metric, "unit": unit, "value": float(value), "value_text": str(value),
-            "value_kind": "measured", "provenance": f"{bundle_id}/{artifact.path}:{line}",
-            "printed_as": None, "correction": None,
-            "spread_cv": run["interval_tps_cv"] if metric == "tps" else None,
-        }
+        yield measurement(
+            result=artifact.id, result_index=index, row_index=0, col_index=col, row_label=artifact.id,
+            column_label=metric, source=artifact.path, system=artifact.system, workload=workload,
+            threads=artifact.threads or run["threads"], state=artifact.state, metric=metric, unit=unit,
+            value=float(value), value_text=str(value), value_kind="measured",
+            provenance=f"{bundle_id}/{artifact.path}:{line}",
+            spread_cv=run["interval_tps_cv"] if metric == "tps" else None,
+        )
 
 
 def _usable(system) -> float | None:
@@ -181,15 +174,14 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
                 _add_trace(out, study, result, parsed, index=index, workload=result.workload or single)
         elif isinstance(result, Derived):
             value = loaded.derived[result.id]
-            out["measurements"].append({
-                "study": study, "result": result.id, "result_index": index, "row_index": 0, "col_index": 0,
-                "row_label": result.title, "column_label": result.metric, "source": result.provenance.source,
-                "system": result.system, "workload": result.workload or single, "threads": result.threads,
-                "state": result.state, "metric": result.metric, "unit": result.unit, "value": value,
-                "value_text": f"{value:.{result.decimals}f}", "value_kind": "derived",
-                "provenance": f"{provenance_text(result.provenance)} (from: {result.relation})",
-                "printed_as": None, "correction": None, "spread_cv": None,
-            })
+            out["measurements"].append(measurement(
+                study=study, result=result.id, result_index=index, row_index=0, col_index=0,
+                row_label=result.title, column_label=result.metric, source=result.provenance.source,
+                system=result.system, workload=result.workload or single, threads=result.threads,
+                state=result.state, metric=result.metric, unit=result.unit, value=value,
+                value_text=f"{value:.{result.decimals}f}", value_kind="derived",
+                provenance=f"{provenance_text(result.provenance)} (from: {result.relation})",
+            ))
     return out
 
 
@@ -212,14 +204,13 @@ def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index:
     if figures["duration_s"] is not None:
         rows.append(("rebuild_duration_s", "s", figures["duration_s"]))
     for col, (metric, unit, value) in enumerate(rows):
-        out["measurements"].append({
-            "study": study, "result": artifact.id, "result_index": index, "row_index": 0, "col_index": col,
-            "row_label": artifact.id, "column_label": metric, "source": artifact.path, "system": artifact.system,
-            "workload": workload, "threads": None, "state": "rebuilding", "metric": metric, "unit": unit,
-            "value": float(value), "value_text": str(value), "value_kind": "measured",
-            "provenance": f"{where} ({array}, blocks done over time)", "printed_as": None, "correction": None,
-            "spread_cv": None,
-        })
+        out["measurements"].append(measurement(
+            study=study, result=artifact.id, result_index=index, row_index=0, col_index=col,
+            row_label=artifact.id, column_label=metric, source=artifact.path, system=artifact.system,
+            workload=workload, threads=None, state="rebuilding", metric=metric, unit=unit,
+            value=float(value), value_text=str(value), value_kind="measured",
+            provenance=f"{where} ({array}, blocks done over time)",
+        ))
 
 
 def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int, workload: str,
