@@ -6,9 +6,6 @@ downloads and the database cannot disagree.
 
 from __future__ import annotations
 
-import csv
-import hashlib
-import io
 import json
 import shutil
 from datetime import datetime, timedelta
@@ -18,6 +15,7 @@ import duckdb
 
 from schema.models import Provenance
 
+from .embeds import export_embeds
 from .load import provenance_text
 
 # The published columns of results.csv / results.parquet, in order.
@@ -152,6 +150,23 @@ def _runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) ->
     return runs
 
 
+# Panels of the charts drawn over time (one .chart-canvas each); the y-axis labels are the renderers'.
+RUN_PANELS = {"tps": "TPS", "latency_ms": "latency"}
+REBUILD_PANELS = {"percent": "progress", "speed_kib_s": "kernel speed"}
+MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
+
+
+def _runs_chart(study: str, runs: list[dict]) -> dict | None:
+    """The runs-over-time chart: every run with interval samples, one line each."""
+    drawn = [r for r in runs if r["intervals"]]
+    if not drawn:
+        return None
+    return {"embed_prefix": f"{study}--runs-over-time", "title": "Interval samples over time",
+            "drawn": len(drawn) <= MAX_RUNS_DRAWN, "panels": list(RUN_PANELS),
+            "runs": [{k: r[k] for k in ("artifact", "path", "label", "complete", "latency_pct", "intervals")}
+                     for r in drawn]}
+
+
 def _traces(con: duckdb.DuckDBPyConnection, study: str, runs: list[dict]) -> list[dict]:
     """Rebuild stories: each trace's samples, with the runs that overlap it placed on its clock."""
     traces = []
@@ -167,11 +182,14 @@ def _traces(con: duckdb.DuckDBPyConnection, study: str, runs: list[dict]) -> lis
             begin = (datetime.fromisoformat(run["started"].replace("Z", "+00:00")) - start).total_seconds()
             tps = run["values"].get("tps", {}).get("text")
             windows.append({"label": run["label"], "start_s": begin, "end_s": begin + run["elapsed_s"],
-                            "tps": tps, "flag": run["state_flag"]})
+                            "tps": tps, "flag": run["state_flag"], "path": run["path"], "started": run["started"]})
         values = _rows(con, "SELECT metric, value_text, unit, provenance FROM measurements "
                             "WHERE study = ? AND result = ? ORDER BY col_index", [study, artifact])
-        traces.append({"artifact": artifact, "array": samples[0]["array_name"], "start": start.isoformat(),
-                       "samples": samples, "runs": windows, "values": values})
+        path = con.execute("SELECT path FROM artifacts WHERE study = ? AND artifact = ?", [study, artifact]).fetchone()[0]
+        traces.append({"artifact": artifact, "path": path, "array": samples[0]["array_name"], "start": start.isoformat(),
+                       "samples": samples, "runs": windows, "values": values, "panels": list(REBUILD_PANELS),
+                       "title": f"Rebuild of {samples[0]['array_name']} traced in {artifact}",
+                       "embed_prefix": f"{study}--rebuild-{artifact}"})
     return traces
 
 
@@ -181,59 +199,6 @@ def _ratio(systems: list[dict], workload: dict) -> float | None:
     if len(pools) != 1 or None in pools or not workload.get("data_gb"):
         return None
     return round(pools.pop() / 1024 / workload["data_gb"], 3)
-
-
-EMBED_COLUMNS = ["series", "x", "value", "value_text", "low", "high", "unit", "state", "value_kind", "provenance"]
-
-
-def _embeddable(docs: list[dict], facets: dict) -> list[tuple[dict, dict, str]]:
-    """(study, chart spec, full page URL) of every chart drawn with the shared by-x chart."""
-    by_id = {d["id"]: d for d in docs}
-    out = [(doc, chart, f"/studies/{doc['id']}/#chart-{chart['id']}") for doc in docs for chart in doc["charts"]]
-    for slug, facet in facets.items():
-        for study in facet["studies"]:
-            for group in study["groups"]:
-                if group["chart"]:
-                    out.append((by_id[study["study"]], group["chart"],
-                                f"/{slug}/#chart-{study['study']}-{group['chart']['id']}"))
-    return out
-
-
-def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir: Path,
-                  specs_path: Path) -> list[dict]:
-    """One embed per chart and switch value: the CSV of exactly the points drawn, ``/embed/index.json``
-    (with a content hash of each CSV, so a citation can tell when the data changed), the list Hugo
-    makes the embed pages from, and the specs the Node renderer draws the SVG and PNG from."""
-    out = static_dir / "embed"
-    out.mkdir(parents=True, exist_ok=True)
-    entries, specs = [], []
-    for doc, chart, full_page in _embeddable(docs, facets):
-        states = chart["switch"]["values"] if chart["switch"] else [None]
-        for state in states:
-            chart_id = "--".join(x for x in (chart["embed_prefix"], state) if x)
-            points = [p for p in chart["points"] if state is None or p["state"] == state]
-            buffer = io.StringIO()
-            writer = csv.writer(buffer, lineterminator="\n")
-            writer.writerow(EMBED_COLUMNS)
-            for p in points:
-                writer.writerow([p["series"], p["x"], repr(p["y"]), p["text"],
-                                 "" if p.get("low") is None else repr(p["low"]),
-                                 "" if p.get("high") is None else repr(p["high"]),
-                                 chart["unit"], p["state"] or "", p["kind"], p["provenance"]])
-            data = buffer.getvalue().encode("utf-8")
-            (out / f"{chart_id}.csv").write_bytes(data)
-            title = f"{chart['title']}{f' ({state})' if state else ''}: {doc['title']}"
-            entries.append({
-                "id": chart_id, "title": title, "study": doc["id"], "study_title": doc["title"],
-                "page": f"/embed/{chart_id}/", "full_page": full_page,
-                "svg": f"/embed/{chart_id}.svg", "png": f"/embed/{chart_id}.png", "csv": f"/embed/{chart_id}.csv",
-                "sha256": hashlib.sha256(data).hexdigest(), "points": len(points), "state": state,
-            })
-            specs.append({"id": chart_id, "title": title, "spec": chart, "state": state})
-    (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
-    (data_dir / "embeds.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
-    specs_path.write_text(json.dumps({"charts": specs}, ensure_ascii=False), encoding="utf-8")
-    return entries
 
 
 def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[dict]:
@@ -261,6 +226,7 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[d
             "runs": _runs(con, study["study"], labels),
             "derived": [{**c, "system_label": labels[c["system"]]} for c in cells if c["value_kind"] == "derived"],
         }
+        doc["runs_chart"] = _runs_chart(bundle["id"], doc["runs"])
         doc["traces"] = _traces(con, study["study"], doc["runs"])
         doc["claims"] = _rows(con, "SELECT claim, kind, text, source, stated, unit, round(computed, 2) AS computed, "
                                    "verdict, formula, reason FROM claims WHERE study = ? ORDER BY position",

@@ -82,3 +82,28 @@ def test_page_shows_the_rebuild_and_the_flag(site, browser):
     assert errors == []
     page.close()
     server.shutdown()
+
+
+def test_rebuild_chart_has_embeds_with_the_samples_and_runs_drawn(site):
+    import csv
+    import json
+
+    index = json.loads((site.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
+    prefix = "rebuild-trace-fixture--rebuild-trace"
+    assert sorted(c["id"] for c in index if c["kind"] == "rebuild") == [f"{prefix}--percent", f"{prefix}--speed_kib_s"]
+    with open(site.public / "embed" / f"{prefix}--percent.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    # md0 in mdstat.trace: 0.4% at 12:00, 3.6% at 12:10, 3.9% at 12:11, in sync (no progress line) at 12:20
+    samples = [(float(r["t_s"]), r["value"]) for r in rows if r["element"] == "sample"]
+    assert samples == [(0.0, "0.4"), (600.0, "3.6"), (660.0, "3.9")]
+    during = next(r for r in rows if r["label"].startswith("during:"))
+    assert during["flag"].startswith("declared optimal, but artifacts/mdstat.trace shows md0 recovering")
+    assert during["provenance"] == ("rebuild-trace-fixture/artifacts/during-rebuild.log: started as the bundle "
+                                    "states, length from the log's total time")
+    first = next(r for r in rows if r["element"] == "sample")
+    assert first["provenance"] == "rebuild-trace-fixture/artifacts/mdstat.trace, snapshot at 2024-05-01T12:00:00+00:00"
+    # the two runs drawn as bands: 'during' started 12:05 (300 s), 'after' 12:20:30 (1230 s)
+    assert sorted(float(r["t_s"]) for r in rows if r["element"] == "run") == [300.0, 1230.0]
+    with open(site.public / "embed" / f"{prefix}--speed_kib_s.csv", newline="", encoding="utf-8") as f:
+        speeds = [(float(r["t_s"]), r["value"]) for r in csv.DictReader(f) if r["element"] == "sample"]
+    assert speeds == [(0.0, "12"), (600.0, "12"), (660.0, "12")]  # speed=12K/sec

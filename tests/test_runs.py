@@ -93,3 +93,35 @@ def test_page_shows_runs_and_their_samples_over_time(site, browser):
     assert errors == []
     page.close()
     server.shutdown()
+
+
+def _embed_csv(site, chart_id):
+    import csv
+
+    with open(site.public / "embed" / f"{chart_id}.csv", newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_runs_over_time_have_embeds_per_panel(site):
+    import json
+    import xml.etree.ElementTree as ET
+
+    index = json.loads((site.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
+    mine = {c["id"]: c for c in index if c["kind"] == "runs"}
+    prefix = "sysbench-logs-fixture--runs-over-time"
+    assert sorted(mine) == [f"{prefix}--latency_ms", f"{prefix}--tps"]
+    assert mine[f"{prefix}--tps"]["full_page"] == f"{PAGE}#runs-over-time"
+    rows = _embed_csv(site, f"{prefix}--tps")
+    # 15 + 15 + 60 interval lines in rw-64.log, rw-64-cut.log and ro-64.log
+    assert len(rows) == mine[f"{prefix}--tps"]["rows"] == 90
+    # rw-64.log line 14: "[ 20s ] thds: 64 tps: 10.85 ... lat (ms,95%): 8638.96"
+    first = next(r for r in rows if r["run"].startswith("rw-64:"))
+    assert (first["t_s"], first["value"], first["status"]) == ("20", "10.85", "finished")
+    assert first["provenance"] == "sysbench-logs-fixture/artifacts/rw-64.log, interval report at 20 s"
+    assert {r["status"] for r in rows if r["run"].startswith("rw-64-cut:")} == {"unfinished"}
+    latency = next(r for r in _embed_csv(site, f"{prefix}--latency_ms") if r["run"].startswith("rw-64:"))
+    assert (latency["value"], latency["latency_pct"]) == ("8638.96", "95.0")
+    root = ET.fromstring((site.public / "embed" / f"{prefix}--tps.svg").read_bytes())
+    lines = root.findall('.//{http://www.w3.org/2000/svg}g[@aria-label="line"]/{http://www.w3.org/2000/svg}path')
+    assert len(lines) == 3  # one per run, the unfinished one dashed
+    assert (site.public / "embed" / f"{prefix}--tps.png").read_bytes()[:4] == b"\x89PNG"

@@ -1,11 +1,16 @@
 // Build-time embeds: draw each chart listed in the specs file with Observable Plot in jsdom,
-// and write a standalone SVG (for documents and readers without JavaScript) and a PNG (for
-// slide decks) next to the CSV the exporter wrote. Usage: node embeds.mjs SPECS.json OUT_DIR
+// using the same pure renderers as the pages, and write a standalone SVG (for documents and
+// readers without JavaScript) and a PNG (for slide decks) next to the CSV the exporter wrote.
+// Usage: node embeds.mjs SPECS.json OUT_DIR
 import {readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {Resvg} from "@resvg/resvg-js";
 import {JSDOM} from "jsdom";
 import {plotByX} from "../assets/js/plot-by-x.js";
+import {plotRebuild} from "../assets/js/plot-rebuild.js";
+import {plotRuns} from "../assets/js/plot-runs.js";
+
+const RENDERERS = {"by-x": plotByX, runs: plotRuns, rebuild: plotRebuild};
 
 const [specsPath, outDir] = process.argv.slice(2);
 const {charts} = JSON.parse(readFileSync(specsPath, "utf-8"));
@@ -13,7 +18,9 @@ const {document} = new JSDOM("<!doctype html><html><body></body></html>").window
 const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 for (const chart of charts) {
-  const svg = plotByX(chart.spec, chart.state, {width: 760, document, standalone: true});
+  const render = RENDERERS[chart.renderer];
+  if (!render) throw new Error(`embed ${chart.id}: no renderer ${JSON.stringify(chart.renderer)}`);
+  const svg = render(chart.spec, chart.option, {width: 760, document, standalone: true});
   svg.setAttribute("xmlns", "http://www.w3.org/2000/svg");
   svg.setAttribute("role", "img");
   const text = `<?xml version="1.0" encoding="UTF-8"?>\n${svg.outerHTML.replace(

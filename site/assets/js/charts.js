@@ -2,9 +2,14 @@
 // exported from DuckDB by the publish step; these modules only draw them. Without JavaScript
 // the data tables beside each chart remain.
 import {drawByX} from "./chart-by-x.js";
-import {drawRebuild} from "./chart-rebuild.js";
-import {drawTimeseries} from "./chart-timeseries.js";
+import {drawPanels} from "./chart-panels.js";
+import {plotRebuild} from "./plot-rebuild.js";
+import {plotRuns} from "./plot-runs.js";
 
 for (const figure of document.querySelectorAll("figure[data-chart]")) drawByX(figure);
-for (const figure of document.querySelectorAll("figure[data-timeseries]")) drawTimeseries(figure);
-for (const figure of document.querySelectorAll("figure[data-rebuild]")) drawRebuild(figure);
+for (const figure of document.querySelectorAll("figure[data-timeseries]")) {
+  drawPanels(figure, JSON.parse(figure.dataset.timeseries), plotRuns, "runs");
+}
+for (const figure of document.querySelectorAll("figure[data-rebuild]")) {
+  drawPanels(figure, JSON.parse(figure.dataset.rebuild), plotRebuild, "rebuild");
+}

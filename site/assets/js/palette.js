@@ -3,6 +3,9 @@ export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "
 
 export const BASE_STYLE = {fontSize: "13px", background: "transparent", color: "currentColor"};
 
+// A standalone SVG (embed file, PNG) has no page around it: fixed colours on white.
+export const styleFor = (standalone) => (standalone ? {...BASE_STYLE, color: "#1b1f24", background: "#ffffff"} : BASE_STYLE);
+
 // Redraw when the width changes noticeably (rotation, window resize).
 export function onResize(element, redraw) {
   let width = element.clientWidth;
@@ -12,4 +15,16 @@ export function onResize(element, redraw) {
       redraw();
     }
   }).observe(element);
+}
+
+// Labels for the right-hand ends of lines in a standalone SVG (no HTML legend there), moved up
+// where two would overlap (at least 5% of the y range apart). `ends` are points with x and y.
+export function endLabels(ends, yMax) {
+  const gap = Math.max(yMax, 0) * 0.05;
+  let floor = -Infinity;
+  return [...ends].sort((a, b) => a.y - b.y).map((p) => {
+    const labelY = Math.max(p.y, floor + gap);
+    floor = labelY;
+    return {...p, labelY};
+  });
 }

@@ -2,7 +2,7 @@
 // draws it in the browser, and site/render/embeds.mjs draws the same chart in Node (jsdom)
 // for the static SVG and PNG embeds.
 import {dot, line, plot, ruleX, ruleY, text} from "@observablehq/plot";
-import {BASE_STYLE, PALETTE} from "./palette.js";
+import {PALETTE, endLabels, styleFor} from "./palette.js";
 
 export function plotByX(spec, selected, {width = 640, document, standalone = false} = {}) {
   const points = spec.switch ? spec.points.filter((p) => p[spec.switch.field] === selected) : spec.points;
@@ -21,8 +21,9 @@ export function plotByX(spec, selected, {width = 640, document, standalone = fal
   ];
   if (standalone) {
     // no HTML legend in a standalone SVG: label each line at its right end, nudged apart
-    marks.push(text(endLabels(points, last), {x: "x", y: "labelY", text: "series", textAnchor: "start", dx: 8,
-      fill: "series", fontSize: 11}));
+    const ends = endLabels(points.filter((p) => p.x === last), Math.max(...points.map((p) => p.y)));
+    marks.push(text(ends, {x: "x", y: "labelY", text: "series", textAnchor: "start", dx: 8, fill: "series",
+      fontSize: 11}));
   }
   return plot({
     document,
@@ -31,23 +32,11 @@ export function plotByX(spec, selected, {width = 640, document, standalone = fal
     marginLeft: 64,
     marginRight: standalone ? 150 : 24,
     marginBottom: 48,
-    style: standalone ? {...BASE_STYLE, color: "#1b1f24", background: "#ffffff"} : BASE_STYLE,
+    style: styleFor(standalone),
     x: {type: "log", base: 2, domain: [xs[0], last], ticks: xs, tickFormat: String,
       label: spec.x_label, labelAnchor: "center", labelArrow: "none", labelOffset: 40},
     y: {grid: true, zero: true, label: `${spec.y_label}${spec.switch ? ` (${selected})` : ""}`},
     color: {domain: spec.series, range: PALETTE, legend: !standalone},
     marks,
-  });
-}
-
-// Right-end labels, moved up where two would overlap (at least 5% of the y range apart).
-function endLabels(points, last) {
-  const ends = points.filter((p) => p.x === last).sort((a, b) => a.y - b.y);
-  const gap = Math.max(...points.map((p) => p.y), 0) * 0.05;
-  let floor = -Infinity;
-  return ends.map((p) => {
-    const labelY = Math.max(p.y, floor + gap);
-    floor = labelY;
-    return {...p, labelY};
   });
 }

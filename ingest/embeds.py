@@ -1,0 +1,115 @@
+"""Chart embeds: for every chart on the site, the CSV of exactly the data it draws, the list
+Hugo makes the ``/embed/<id>/`` pages from, ``/embed/index.json`` (with a SHA-256 of each CSV, so
+a citation can tell when the data behind it changed), and the specs site/render/embeds.mjs draws
+the standalone SVG and PNG from with the same Plot functions the pages use.
+
+An embed is one drawn panel: a by-x chart in one switch state, or one metric of a chart over time.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from pathlib import Path
+from typing import Iterator
+
+BY_X_COLUMNS = ["series", "x", "value", "value_text", "low", "high", "unit", "state", "value_kind", "provenance"]
+RUN_COLUMNS = ["run", "t_s", "metric", "value", "latency_pct", "status", "provenance"]
+REBUILD_COLUMNS = ["element", "t_s", "t_end_s", "time", "state", "metric", "value", "label", "flag", "provenance"]
+PANEL_NAMES = {"tps": "TPS", "latency_ms": "latency", "percent": "progress", "speed_kib_s": "kernel speed"}
+
+
+def _num(value) -> str:
+    return "" if value is None else repr(value)
+
+
+def _by_x(doc: dict, chart: dict, full_page: str) -> Iterator[dict]:
+    for state in chart["switch"]["values"] if chart["switch"] else [None]:
+        points = [p for p in chart["points"] if state is None or p["state"] == state]
+        yield {
+            "id": "--".join(x for x in (chart["embed_prefix"], state) if x), "part": state, "study": doc["id"],
+            "title": f"{chart['title']}{f' ({state})' if state else ''}: {doc['title']}",
+            "full_page": full_page, "renderer": "by-x", "spec": chart, "option": state, "columns": BY_X_COLUMNS,
+            "rows": [[p["series"], p["x"], _num(p["y"]), p["text"], _num(p.get("low")), _num(p.get("high")),
+                      chart["unit"], p["state"] or "", p["kind"], p["provenance"]] for p in points],
+        }
+
+
+def _runs(doc: dict) -> Iterator[dict]:
+    chart = doc["runs_chart"]
+    if not chart or not chart["drawn"]:
+        return
+    for metric in chart["panels"]:
+        rows = [[run["label"], s["t_s"], metric, _num(s[metric]), _num(s["latency_pct"]) if metric == "latency_ms" else "",
+                 "finished" if run["complete"] else "unfinished",
+                 f"{doc['id']}/{run['path']}, interval report at {s['t_s']} s"]
+                for run in chart["runs"] for s in run["intervals"] if s[metric] is not None]
+        yield {
+            "id": f"{chart['embed_prefix']}--{metric}", "part": PANEL_NAMES[metric], "study": doc["id"],
+            "title": f"{chart['title']} ({PANEL_NAMES[metric]}): {doc['title']}",
+            "full_page": f"/studies/{doc['id']}/#runs-over-time", "renderer": "runs", "spec": chart,
+            "option": metric, "columns": RUN_COLUMNS, "rows": rows,
+        }
+
+
+def _rebuilds(doc: dict) -> Iterator[dict]:
+    for trace in doc["traces"]:
+        for metric in trace["panels"]:
+            where = f"{doc['id']}/{trace['path']}"
+            rows = [["run", r["start_s"], r["end_s"], r["started"], "", "tps", r["tps"] or "", r["label"], r["flag"] or "",
+                     f"{doc['id']}/{r['path']}: started as the bundle states, length from the log's total time"]
+                    for r in trace["runs"]]
+            rows += [["sample", s["t_s"], "", s["time"], s["state"], metric, _num(s[metric]), trace["array"], "",
+                      f"{where}, snapshot at {s['time']}"] for s in trace["samples"] if s[metric] is not None]
+            yield {
+                "id": f"{trace['embed_prefix']}--{metric}", "part": PANEL_NAMES[metric], "study": doc["id"],
+                "title": f"{trace['title']} ({PANEL_NAMES[metric]}): {doc['title']}",
+                "full_page": f"/studies/{doc['id']}/#rebuild-{trace['artifact']}", "renderer": "rebuild",
+                "spec": trace, "option": metric, "columns": REBUILD_COLUMNS, "rows": rows,
+            }
+
+
+def _embeds(docs: list[dict], facets: dict) -> Iterator[dict]:
+    by_id = {d["id"]: d for d in docs}
+    for doc in docs:
+        for chart in doc["charts"]:
+            yield from _by_x(doc, chart, f"/studies/{doc['id']}/#chart-{chart['id']}")
+        yield from _runs(doc)
+        yield from _rebuilds(doc)
+    for slug, facet in facets.items():
+        for study in facet["studies"]:
+            for group in study["groups"]:
+                if group["chart"]:
+                    yield from _by_x(by_id[study["study"]], group["chart"],
+                                     f"/{slug}/#chart-{study['study']}-{group['chart']['id']}")
+
+
+def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir: Path,
+                  specs_path: Path) -> list[dict]:
+    """Write each embed's CSV, ``/embed/index.json``, Hugo's list of embed pages and the render specs."""
+    out = static_dir / "embed"
+    out.mkdir(parents=True, exist_ok=True)
+    entries, specs = [], []
+    for embed in _embeds(docs, facets):
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(embed["columns"])
+        writer.writerows(embed["rows"])
+        data = buffer.getvalue().encode("utf-8")
+        chart_id = embed["id"]
+        (out / f"{chart_id}.csv").write_bytes(data)
+        entries.append({
+            "id": chart_id, "title": embed["title"], "kind": embed["renderer"], "part": embed["part"],
+            "study": embed["study"],
+            "page": f"/embed/{chart_id}/", "full_page": embed["full_page"],
+            "svg": f"/embed/{chart_id}.svg", "png": f"/embed/{chart_id}.png", "csv": f"/embed/{chart_id}.csv",
+            "sha256": hashlib.sha256(data).hexdigest(), "rows": len(embed["rows"]),
+        })
+        specs.append({"id": chart_id, "title": embed["title"], "renderer": embed["renderer"], "spec": embed["spec"],
+                      "option": embed["option"]})
+    (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
+    (data_dir / "embeds.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
+    specs_path.write_text(json.dumps({"charts": specs}, ensure_ascii=False), encoding="utf-8")
+    return entries

@@ -1,0 +1,41 @@
+// Interval samples of sysbench runs over time, one line per run (dashed: unfinished), as a pure
+// function of the exported spec: the study page draws it in the browser and
+// site/render/embeds.mjs draws the same panel in Node for the SVG and PNG embeds.
+import {line, plot, ruleY, text} from "@observablehq/plot";
+import {PALETTE, endLabels, styleFor} from "./palette.js";
+
+export const RUN_PANELS = {tps: "Transactions per second", latency_ms: "Latency (ms)"};
+
+export function plotRuns(spec, metric, {width = 640, document, standalone = false} = {}) {
+  const labels = spec.runs.map((r) => r.label);
+  const points = spec.runs.flatMap((r) => r.intervals.filter((s) => s[metric] != null)
+    .map((s) => ({t_s: s.t_s, y: s[metric], run: r.label, complete: r.complete})));
+  const pcts = [...new Set(spec.runs.map((r) => r.latency_pct).filter((p) => p != null))];
+  const suffix = metric === "latency_ms" && pcts.length === 1 ? `, ${pcts[0]}th percentile` : "";
+  const marks = [
+    ruleY([0]),
+    line(points.filter((p) => p.complete), {x: "t_s", y: "y", stroke: "run", strokeWidth: 1.5}),
+    line(points.filter((p) => !p.complete), {x: "t_s", y: "y", stroke: "run", strokeWidth: 1.5,
+      strokeDasharray: "4,3"}),
+  ];
+  if (standalone) {
+    // label each line's end with its log's id (the CSV beside the SVG names system and threads)
+    const short = Object.fromEntries(spec.runs.map((r) => [r.label, r.artifact + (r.complete ? "" : " (unfinished)")]));
+    const ends = spec.runs.map((r) => points.filter((p) => p.run === r.label).at(-1)).filter(Boolean);
+    marks.push(text(endLabels(ends, Math.max(...points.map((p) => p.y))), {x: "t_s", y: "labelY",
+      text: (p) => short[p.run], textAnchor: "start", dx: 6, fill: "run", fontSize: 11}));
+  }
+  return plot({
+    document,
+    width,
+    height: 260,
+    marginLeft: 64,
+    marginRight: standalone ? 170 : 20,
+    marginBottom: 44,
+    style: styleFor(standalone),
+    x: {label: "Time (s)", labelAnchor: "center", labelArrow: "none", labelOffset: 38},
+    y: {grid: true, zero: true, label: RUN_PANELS[metric] + suffix},
+    color: {domain: labels, range: PALETTE, legend: !standalone && metric === "tps"},
+    marks,
+  });
+}
