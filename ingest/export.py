@@ -249,7 +249,7 @@ FACETS = [
 def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
     """``explore.json``: every result with its facets, and each facet's values, for the Explore page."""
     rows = _rows(con, f"""
-        SELECT r.study, st.title AS study_title, r.system_label, r.raid_level, r.protocol,
+        SELECT r.study, st.title AS study_title, r.system, r.system_label, r.raid_level, r.protocol,
                CASE WHEN r.doublewrite IS NULL THEN NULL WHEN r.doublewrite THEN 'on' ELSE 'off' END AS doublewrite,
                r.compression, r.state, r.device, r.benchmark, r.threads, r.metric, r.unit, r.value, r.value_text,
                r.value_kind, r.provenance, r.result
@@ -258,8 +258,21 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
     for param, column in FACETS:
         values = sorted({r[column] for r in rows if r[column] is not None}, key=str)
         facets.append({"param": param, "column": column, "values": [str(v) for v in values]})
-    (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": rows}, ensure_ascii=False),
-                                          encoding="utf-8")
+    # The chart draws one point per coordinate (study, system, metric, unit, state, threads): the value
+    # it stands for (_one_value), with the spread of repeated runs. No filter splits a coordinate.
+    members: dict[tuple, list[dict]] = {}
+    for r in rows:
+        members.setdefault((r["study"], r["system"], _key(r)), []).append(r)
+    groups = []
+    for group in members.values():
+        v = _one_value(group)
+        for r in group:
+            r["group"] = len(groups) if v is not None else None
+        if v is not None:
+            groups.append({"value": v["value"], "text": v["value_text"], "low": v["low"], "high": v["high"],
+                           "runs": v["runs"]})
+    (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": rows, "groups": groups},
+                                                     ensure_ascii=False), encoding="utf-8")
 
 
 # Facet pages: the comparison each facet exists for, within one study, against its baseline.

@@ -1,15 +1,29 @@
 // Explore: filter, sort and chart the server-rendered results table. The facets and rows come
 // from the page (rendered by Hugo from the exported data); the filter state lives in the URL
-// as short parameters (?raid_level=6,10&state=rebuilding), and back/forward restore it.
-import {dot, line, plot, ruleY} from "@observablehq/plot";
+// as short parameters (?raid_level=6,10&state=rebuilding), and back/forward restore it. On the
+// embed page (form[data-embed]) the view comes from the URL alone.
+import {dot, line, plot, ruleX, ruleY} from "@observablehq/plot";
 import {BASE_STYLE, PALETTE} from "./palette.js";
 
 const form = document.getElementById("filters");
+const embedded = form.hasAttribute("data-embed");
 const table = document.getElementById("explore-table");
-const rows = [...table.tBodies[0].rows];
 const status = document.getElementById("explore-status");
 const figure = document.getElementById("explore-chart");
+const canvas = figure.querySelector(".chart-canvas");
 const params = [...form.querySelectorAll("fieldset[data-param]")].map((f) => f.dataset.param);
+
+// Read each row's data once: reading the DOM on every filter change costs more than filtering.
+const records = [...table.tBodies[0].rows].map((row) => {
+  const d = row.dataset;
+  return {
+    row, facets: Object.fromEntries(params.map((p) => [p, d[p]])), metric: `${d.metric} (${d.unit})`,
+    study: d.study, group: d.group ?? null,
+    point: {system: d.system, state: d.state, threads: d.threads ? Number(d.threads) : null,
+      value: Number(d.mean ?? d.value), text: d.meanText ?? row.querySelector("data").getAttribute("value"), low: d.low ? Number(d.low) : null, high: d.high ? Number(d.high) : null,
+      runs: d.runs ? Number(d.runs) : 1},
+  };
+});
 
 function selected() {
   const state = {};
@@ -22,7 +36,7 @@ function selected() {
 
 function toQuery(state) {
   const parts = Object.entries(state).map(([k, v]) => `${k}=${v.map(encodeURIComponent).join(",")}`);
-  return parts.length ? `?${parts.join("&")}` : location.pathname;
+  return parts.length ? `?${parts.join("&")}` : "";
 }
 
 function fromQuery() {
@@ -41,73 +55,147 @@ function restore(state) {
 
 // Laying out thousands of table rows costs far more than filtering them: show the first
 // LIMIT matches, and the rest on request.
-const LIMIT = 200;
+const LIMIT = 100;
 const more = document.createElement("button");
 more.type = "button";
 more.hidden = true;
 status.after(more);
 let showAll = false;
 
+// The chart's width, measured once and on resize: reading it after the table changed would
+// force a layout of the whole table in the middle of a redraw.
+let width = 640;
+const measure = () => {
+  width = Math.max(320, figure.parentElement.clientWidth || 640);
+};
+
+let current = {};
+
 function apply(state) {
-  const matching = rows.filter((row) => Object.entries(state).every(([p, values]) => values.includes(row.dataset[p])));
-  const visible = new Set(showAll ? matching : matching.slice(0, LIMIT));
-  for (const row of rows) {
+  current = state;
+  const entries = Object.entries(state);
+  const matching = records.filter((r) => entries.every(([p, values]) => values.includes(r.facets[p])));
+  chart(matching);
+  const visible = new Set((showAll ? matching : matching.slice(0, LIMIT)).map((r) => r.row));
+  for (const {row} of records) {
     const hide = !visible.has(row);
     if (row.hidden !== hide) row.hidden = hide;  // untouched rows keep their computed style
   }
   const cut = matching.length - visible.size;
-  status.textContent = `${matching.length} of ${rows.length} values${cut ? ` (showing the first ${visible.size})` : ""}.`;
+  status.textContent = `${matching.length} of ${records.length} values${cut ? ` (showing the first ${visible.size})` : ""}.`;
   more.hidden = cut === 0;
   more.textContent = `Show all ${matching.length} values`;
-  chart(matching);
+  cite(state, matching);
 }
 
 more.addEventListener("click", () => {
   showAll = true;
-  apply(fromQuery());
+  apply(current);
 });
 
-function chart(visible) {
-  const studies = new Set(visible.map((r) => r.dataset.study));
-  const metrics = new Set(visible.map((r) => `${r.dataset.metric} (${r.dataset.unit})`));
+// One point per coordinate: repeated runs are drawn once, as their mean with a min-max rule.
+function points(matching) {
+  const seen = new Set();
+  const out = [];
+  for (const r of matching) {
+    if (r.group !== null) {
+      if (seen.has(r.group)) continue;
+      seen.add(r.group);
+    }
+    out.push(r.point);
+  }
+  return out;
+}
+
+// More series than this: no legend (it would be a wall of swatches, and costs ~10 ms to lay
+// out); each line and dot names its system on hover, and the table lists every value.
+const LEGEND_MAX = 12;
+
+function chart(matching) {
+  const studies = new Set(matching.map((r) => r.study));
+  const metrics = new Set(matching.map((r) => r.metric));
   const caption = figure.querySelector("figcaption");
-  if (visible.length === 0 || studies.size !== 1 || metrics.size !== 1) {
-    figure.hidden = false;
-    figure.querySelector(".chart-canvas").replaceChildren();
-    caption.textContent = visible.length
+  figure.hidden = false;
+  if (matching.length === 0 || studies.size !== 1 || metrics.size !== 1) {
+    canvas.replaceChildren();
+    caption.textContent = matching.length
       ? "Select one study and one metric to draw a chart: values of different studies or units are never drawn on one axis."
       : "No values match these filters.";
     figure.dataset.drawn = "none";
     return;
   }
-  const points = visible.map((r) => ({
-    system: r.dataset.system, value: Number(r.dataset.value), state: r.dataset.state,
-    threads: r.dataset.threads ? Number(r.dataset.threads) : null,
-  }));
-  const byThreads = points.every((p) => p.threads !== null);
-  const systems = [...new Set(points.map((p) => p.system))];
-  const canvas = figure.querySelector(".chart-canvas");
-  const threads = [...new Set(points.map((p) => p.threads))].sort((a, b) => a - b);
+  const drawn = points(matching);
+  const byThreads = drawn.every((p) => p.threads !== null);
+  const systems = [...new Set(drawn.map((p) => p.system))];
+  const threads = [...new Set(drawn.map((p) => p.threads))].sort((a, b) => a - b);
   const step = Math.ceil(threads.length / 12);  // at most about a dozen tick labels
   const x = byThreads
     ? {type: "log", base: 2, label: "Threads", ticks: threads.filter((_, i) => i % step === 0), tickFormat: String}
     : {type: "band", label: null};
+  const xField = byThreads ? "threads" : "system";
+  const spread = drawn.filter((p) => p.runs > 1);
   const marks = [ruleY([0])];
-  if (byThreads) marks.push(line(points, {x: "threads", y: "value", stroke: "system", z: (p) => `${p.system} ${p.state}`}));
+  if (spread.length) {
+    marks.push(ruleX(spread, {x: xField, y1: "low", y2: "high", stroke: "system", strokeWidth: 3, strokeOpacity: 0.45}));
+  }
+  if (byThreads) {
+    marks.push(line(drawn, {x: "threads", y: "value", stroke: "system", z: (p) => `${p.system} ${p.state}`,
+      title: (p) => `${p.system}${p.state ? ` (${p.state})` : ""}`}));
+  }
   // Above 1,000 points, lines alone (the table beside the chart holds every value): one dot and
   // tooltip per point would cost more than the 50 ms redraw budget.
-  if (!byThreads || points.length <= 1000) {
-    marks.push(dot(points, {x: byThreads ? "threads" : "system", y: "value", fill: "system", r: 4,
-      title: (p) => `${p.system}${p.state ? ` (${p.state})` : ""}: ${p.value}`}));
+  if (!byThreads || drawn.length <= 1000) {
+    marks.push(dot(drawn, {x: xField, y: "value", fill: "system", r: 4,
+      title: (p) => `${p.system}${p.state ? ` (${p.state})` : ""}: ${p.text}` +
+        (p.runs > 1 ? ` (mean of ${p.runs} runs, ${p.low} to ${p.high})` : "")}));
   }
   canvas.replaceChildren(plot({
-    width: Math.max(320, canvas.clientWidth || 640), height: 340, marginLeft: 64, marginBottom: byThreads ? 40 : 80,
+    width, height: 340, marginLeft: 64, marginBottom: byThreads ? 40 : 80,
     style: BASE_STYLE, x, y: {grid: true, zero: true, label: [...metrics][0]},
-    color: {domain: systems, range: PALETTE, legend: true}, marks,
+    color: {domain: systems, range: PALETTE, legend: systems.length <= LEGEND_MAX}, marks,
   }));
-  caption.textContent = `${[...metrics][0]} in ${visible[0].cells[0].querySelector("a").title}`;
-  figure.hidden = false;
-  figure.dataset.drawn = `${visible.length}`;
+  caption.textContent = `${[...metrics][0]} in ${matching[0].row.cells[0].querySelector("a").title}` +
+    (spread.length ? "; repeated runs drawn as their mean, with a bar from the lowest to the highest" : "") +
+    (systems.length > LEGEND_MAX ? `; ${systems.length} systems: hover a line for its name` : "");
+  figure.dataset.drawn = `${drawn.length}`;
+}
+
+// The "cite / embed this view" box and the embed page's link back follow the current query.
+const citeBox = document.getElementById("view-cite");
+let csvUrl = null;
+
+function cite(state, matching) {
+  const query = toQuery(state);
+  for (const link of document.querySelectorAll("a[data-view-link]")) {
+    link.href = `${new URL(link.getAttribute("href"), location.href).pathname}${query}`;
+  }
+  if (!citeBox) return;
+  const embedUrl = citeBox.dataset.embedUrl + query;
+  citeBox.querySelector("a[data-view-embed]").href = embedUrl;
+  const iframe = citeBox.querySelector("input[data-view-iframe]");
+  iframe.value = iframe.value.replace(/src="[^"]*"/, `src="${embedUrl}"`);
+  const csv = citeBox.querySelector("a[data-view-csv]");
+  csv.onclick = () => {
+    if (csvUrl) URL.revokeObjectURL(csvUrl);
+    csvUrl = URL.createObjectURL(new Blob([toCsv(matching)], {type: "text/csv"}));
+    csv.href = csvUrl;
+    csv.download = "explore-view.csv";
+  };
+}
+
+const CSV_COLUMNS = ["study", "system", "raid_level", "protocol", "doublewrite", "compression", "state", "threads",
+  "metric", "value_text", "value_kind", "provenance"];
+
+function toCsv(matching) {
+  const quote = (s) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const lines = matching.map(({row}) => {
+    const d = row.dataset;
+    const value = row.querySelector("data");
+    return [d.study, d.system, d.raid_level, d.protocol, d.doublewrite, d.compression, d.state, d.threads,
+      `${d.metric} (${d.unit})`, value.getAttribute("value"), value.dataset.kind, value.dataset.provenance]
+      .map((s) => quote(s ?? "")).join(",");
+  });
+  return [CSV_COLUMNS.join(","), ...lines].join("\n") + "\n";
 }
 
 function sortBy(th) {
@@ -118,12 +206,13 @@ function sortBy(th) {
   const index = [...th.parentNode.cells].indexOf(th);
   const numeric = key === "value" || key === "threads";
   const value = (row) => (numeric ? Number(row.dataset[key === "value" ? "value" : "threads"] || NaN) : row.cells[index].textContent);
-  const sorted = [...rows].sort((a, b) => {
-    const [x, y] = [value(a), value(b)];
+  records.sort((a, b) => {
+    const [x, y] = [value(a.row), value(b.row)];
     const order = numeric ? (Number.isNaN(x) ? 1 : Number.isNaN(y) ? -1 : x - y) : String(x).localeCompare(String(y));
     return ascending ? order : -order;
   });
-  table.tBodies[0].append(...sorted);
+  table.tBodies[0].append(...records.map((r) => r.row));
+  apply(current);  // the first LIMIT rows in the new order
 }
 
 for (const th of table.tHead.rows[0].cells) {
@@ -135,25 +224,35 @@ for (const th of table.tHead.rows[0].cells) {
   th.replaceChildren(button);
 }
 
-form.addEventListener("change", () => {
-  showAll = false;
-  const state = selected();
-  history.pushState(state, "", toQuery(state));
-  apply(state);
-});
-form.addEventListener("reset", () => {
-  setTimeout(() => {
-    history.pushState({}, "", location.pathname);
-    apply({});
+if (!embedded) {
+  form.addEventListener("change", () => {
+    showAll = false;
+    const state = selected();
+    apply(state);
+    // On a page of thousands of rows, pushState itself takes ~10 ms: record the view in the
+    // address just after the redraw has been painted, not before.
+    requestAnimationFrame(() => setTimeout(() => history.pushState(state, "", toQuery(state) || location.pathname)));
   });
-});
+  form.addEventListener("reset", () => {
+    setTimeout(() => {
+      history.pushState({}, "", location.pathname);
+      apply({});
+    });
+  });
+  form.hidden = false;
+}
 window.addEventListener("popstate", () => {
   const state = fromQuery();
   restore(state);
   apply(state);
 });
 
-form.hidden = false;
+new ResizeObserver(() => {
+  const before = width;
+  measure();
+  if (Math.abs(width - before) > 24) apply(current);
+}).observe(figure.parentElement);
+measure();
 const initial = fromQuery();
 restore(initial);
 apply(initial);
