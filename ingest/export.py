@@ -92,6 +92,13 @@ def _one_value(group: list[dict]) -> dict | None:
     return None
 
 
+def _value_text(v: dict) -> str:
+    """How a chart labels the value a group stands for (see _one_value)."""
+    if v["runs"] > 1:
+        return f"{v['value_text']} (mean of {v['runs']} runs, {v['low']:g} to {v['high']:g})"
+    return v["value_text"]
+
+
 def _chart_points(chart: dict, cells: list[dict], labels: dict[str, str]) -> list[dict]:
     """One point per series, x and state (see _one_value), with the spread of repeated runs."""
     groups: dict[tuple, list[dict]] = {}
@@ -106,8 +113,7 @@ def _chart_points(chart: dict, cells: list[dict], labels: dict[str, str]) -> lis
         spread = v["runs"] > 1
         points.append({"series": labels[system], "system": system, "x": x, "state": state, "kind": v["value_kind"],
                        "y": v["value"], "low": v["low"] if spread else None, "high": v["high"] if spread else None,
-                       "text": (f"{v['value_text']} (mean of {v['runs']} runs, {v['low']:g} to {v['high']:g})"
-                                if spread else v["value_text"]),
+                       "text": _value_text(v),
                        "provenance": v["provenance"], "printed_as": v["printed_as"]})
     return points
 
@@ -269,7 +275,7 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
         for r in group:
             r["group"] = len(groups) if v is not None else None
         if v is not None:
-            groups.append({"value": v["value"], "text": v["value_text"], "low": v["low"], "high": v["high"],
+            groups.append({"value": v["value"], "text": _value_text(v), "low": v["low"], "high": v["high"],
                            "runs": v["runs"]})
     (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": rows, "groups": groups},
                                                      ensure_ascii=False), encoding="utf-8")
@@ -425,6 +431,15 @@ COMPARE_FIELDS = [
 ]
 
 
+def _group_of(cell: dict, groups: dict[tuple, dict]) -> dict | None:
+    """The repeated runs a value belongs to (mean, lowest, highest, count), for charts to draw once."""
+    g = groups.get((cell["system"], _key(cell)))
+    if g is None or g["runs"] < 2:
+        return None
+    return {"key": "|".join(str(k) for k in _key(cell)), "mean": g["value"], "text": _value_text(g),
+            "low": g["low"], "high": g["high"], "runs": g["runs"]}
+
+
 def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
     """``compare.json``: every (study, system) series with its configuration and its values."""
     systems = _rows(con, """
@@ -436,6 +451,7 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
         mine = [v for v in values if v["study"] == s["study"] and v["system"] == s["system"]]
         if not mine:
             continue
+        groups = _values(mine)
         used = {(s["study"], m["workload"]) for m in _rows(con, "SELECT DISTINCT workload FROM measurements "
                                                                   "WHERE study = ? AND system = ?",
                                                              [s["study"], s["system"]])}
@@ -454,7 +470,7 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
             "config": {k: ("not stated" if v is None else str(v)) for k, v in config.items()},
             "values": [{"metric": v["metric"], "unit": v["unit"], "state": v["state"], "threads": v["threads"],
                         "value": v["value"], "value_text": v["value_text"], "value_kind": v["value_kind"],
-                        "provenance": v["provenance"]} for v in mine],
+                        "provenance": v["provenance"], "group": _group_of(v, groups)} for v in mine],
         })
     doc = {"fields": [{"key": k, "label": label} for k, label in COMPARE_FIELDS], "series": series}
     (out_dir / "compare.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")

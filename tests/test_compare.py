@@ -38,3 +38,37 @@ def test_series_without_a_shared_metric_are_not_drawn_together(page, site_url):
     page.goto(f"{site_url}/compare/?series={SR6},netapp-tr3693-mysql-2010:fcp")
     assert page.locator("#compare-chart").get_attribute("data-drawn") == "none"
     assert "Study" in page.locator("#fairness-summary").inner_text()
+
+
+DW_ON = "measured-mariadb-2core-vm:dw-on-uncompressed"
+DW_OFF = "measured-mariadb-2core-vm:dw-off-uncompressed"
+
+
+def test_repeated_runs_are_compared_as_mean_and_spread(page, site_url):
+    page.goto(f"{site_url}/compare/?series={DW_ON},{DW_OFF}")
+    assert page.locator("#fairness-summary").inner_text() == "1 configuration field differs: Doublewrite."
+    assert page.locator("#compare-chart").get_attribute("data-drawn") == "6"  # 2 series x 3 thread counts
+    titles = page.locator('#compare-chart g[aria-label="dot"] title').evaluate_all("ts => ts.map((t) => t.textContent)")
+    # the three 2-thread runs with doublewrite on: 1851.25, 903.35 and 817.01 TPS (mean 1190.54)
+    assert any(t.startswith("doublewrite on, uncompressed (measured-mariadb-2core-vm): "
+                            "1190.54 (mean of 3 runs, 817.01 to 1851.25) tx/s at 2") for t in titles)
+    # a min-max bar for each of the six points, plus the zero line
+    assert page.locator('#compare-chart g[aria-label="rule"] line').count() == 7
+    assert page.errors == []
+
+
+def test_embed_page_shows_the_comparison_from_its_query(page, site_url):
+    page.goto(f"{site_url}/embed/compare/?series={DW_ON},{DW_OFF}")
+    assert not page.locator("#compare-form").is_visible()
+    assert page.locator("#fairness-summary").inner_text() == "1 configuration field differs: Doublewrite."
+    assert page.locator("#compare-chart").get_attribute("data-drawn") == "6"
+    back = page.get_by_role("link", name="Open this comparison in Compare, with provenance")
+    assert back.get_attribute("href").endswith(f"/compare/?series={DW_ON},{DW_OFF}")
+    assert page.errors == []
+
+
+def test_cite_box_follows_the_picked_series(page, site_url):
+    page.goto(f"{site_url}/compare/?series={SR6}")
+    page.locator(f'#compare-form input[value="{MD10}"]').check()
+    snippet = page.locator("#view-cite input[data-view-iframe]").input_value()
+    assert f'/embed/compare/?series={MD10},{SR6}"' in snippet

@@ -3,6 +3,7 @@
 import {dot, plot, ruleY} from "@observablehq/plot";
 import {BASE_STYLE, PALETTE} from "./palette.js";
 import {plotByX} from "./plot-by-x.js";
+import {citeView} from "./view-cite.js";
 
 const form = document.getElementById("compare-form");
 const config = document.getElementById("compare-config");
@@ -53,11 +54,23 @@ function showValues(ids) {
   }
   const key = shared[0];
   const [metric, unit, state] = key.split("|");
-  const points = shown.filter((r) => r.dataset.key === key).map((r) => ({
-    series: labels[r.dataset.series], x: r.dataset.threads ? Number(r.dataset.threads) : null,
-    y: Number(r.dataset.value), text: r.querySelector("data").getAttribute("value"), state,
-    kind: r.querySelector("data").dataset.kind, provenance: r.querySelector("data").dataset.provenance,
-  }));
+  // repeated runs of a series at one coordinate are drawn once: their mean, with a min-max bar
+  const seen = new Set();
+  const points = [];
+  for (const r of shown.filter((row) => row.dataset.key === key)) {
+    const d = r.dataset;
+    if (d.group) {
+      if (seen.has(`${d.series}|${d.group}`)) continue;
+      seen.add(`${d.series}|${d.group}`);
+    }
+    const value = r.querySelector("data");
+    points.push({
+      series: labels[d.series], x: d.threads ? Number(d.threads) : null, state, kind: value.dataset.kind,
+      y: Number(d.mean ?? d.value), low: d.group ? Number(d.low) : null, high: d.group ? Number(d.high) : null,
+      text: d.group ? d.meanText : value.getAttribute("value"),
+      provenance: d.group ? `mean of ${d.runs} runs` : value.dataset.provenance,
+    });
+  }
   figure.hidden = false;  // measure the width once visible
   const width = Math.max(320, canvas.clientWidth || 640);
   const series = [...new Set(points.map((p) => p.series))];
@@ -73,16 +86,22 @@ function showValues(ids) {
   figure.dataset.drawn = `${points.length}`;
 }
 
+const toQuery = (ids) => (ids.length ? `?series=${ids.join(",")}` : "");
+
 function update(ids) {
   showColumns(ids);
   showValues(ids);
+  citeView(toQuery(ids));
 }
 
-form.addEventListener("change", () => {
-  const ids = picked();
-  history.pushState(ids, "", ids.length ? `?series=${ids.join(",")}` : location.pathname);
-  update(ids);
-});
+// On the embed page (form[data-embed]) the series come from the URL alone.
+if (!form.hasAttribute("data-embed")) {
+  form.addEventListener("change", () => {
+    const ids = picked();
+    history.pushState(ids, "", toQuery(ids) || location.pathname);
+    update(ids);
+  });
+}
 window.addEventListener("popstate", () => {
   const ids = fromQuery();
   restore(ids);

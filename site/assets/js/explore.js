@@ -4,6 +4,7 @@
 // embed page (form[data-embed]) the view comes from the URL alone.
 import {dot, line, plot, ruleX, ruleY} from "@observablehq/plot";
 import {BASE_STYLE, PALETTE} from "./palette.js";
+import {citeView} from "./view-cite.js";
 
 const form = document.getElementById("filters");
 const embedded = form.hasAttribute("data-embed");
@@ -89,7 +90,7 @@ function apply(state) {
   status.textContent = `${matching.length} of ${records.length} values${cut ? ` (showing the first ${visible.size})` : ""}.`;
   more.hidden = cut === 0;
   more.textContent = `Show all ${matching.length} values`;
-  cite(state, matching);
+  citeView(toQuery(state), {csv: () => toCsv(matching)});
 }
 
 more.addEventListener("click", () => {
@@ -150,8 +151,7 @@ function chart(matching) {
   // tooltip per point would cost more than the 50 ms redraw budget.
   if (!byThreads || drawn.length <= 1000) {
     marks.push(dot(drawn, {x: xField, y: "value", fill: "system", r: 4,
-      title: (p) => `${p.system}${p.state ? ` (${p.state})` : ""}: ${textOf(p)}` +
-        (p.runs > 1 ? ` (mean of ${p.runs} runs, ${p.low} to ${p.high})` : "")}));
+      title: (p) => `${p.system}${p.state ? ` (${p.state})` : ""}: ${textOf(p)}`}));
   }
   canvas.replaceChildren(plot({
     width, height: 340, marginLeft: 64, marginBottom: byThreads ? 40 : 80,
@@ -162,29 +162,6 @@ function chart(matching) {
     (spread.length ? "; repeated runs drawn as their mean, with a bar from the lowest to the highest" : "") +
     (systems.length > LEGEND_MAX ? `; ${systems.length} systems: hover a line for its name` : "");
   figure.dataset.drawn = `${drawn.length}`;
-}
-
-// The "cite / embed this view" box and the embed page's link back follow the current query.
-const citeBox = document.getElementById("view-cite");
-let csvUrl = null;
-
-function cite(state, matching) {
-  const query = toQuery(state);
-  for (const link of document.querySelectorAll("a[data-view-link]")) {
-    link.href = `${new URL(link.getAttribute("href"), location.href).pathname}${query}`;
-  }
-  if (!citeBox) return;
-  const embedUrl = citeBox.dataset.embedUrl + query;
-  citeBox.querySelector("a[data-view-embed]").href = embedUrl;
-  const iframe = citeBox.querySelector("input[data-view-iframe]");
-  iframe.value = iframe.value.replace(/src="[^"]*"/, `src="${embedUrl}"`);
-  const csv = citeBox.querySelector("a[data-view-csv]");
-  csv.onclick = () => {
-    if (csvUrl) URL.revokeObjectURL(csvUrl);
-    csvUrl = URL.createObjectURL(new Blob([toCsv(matching)], {type: "text/csv"}));
-    csv.href = csvUrl;
-    csv.download = "explore-view.csv";
-  };
 }
 
 const CSV_COLUMNS = ["study", "system", "raid_level", "protocol", "doublewrite", "compression", "state", "threads",

@@ -1,0 +1,22 @@
+// Keep the links of a view that lives in the query string on the current query: "link to this
+// view" links (also the embed page's link back) and the "Cite / embed this view" box.
+export function citeView(query, {csv} = {}) {
+  for (const link of document.querySelectorAll("a[data-view-link]")) {
+    link.href = `${new URL(link.getAttribute("href"), location.href).pathname}${query}`;
+  }
+  const box = document.getElementById("view-cite");
+  if (!box) return;
+  const embedUrl = box.dataset.embedUrl + query;
+  box.querySelector("a[data-view-embed]").href = embedUrl;
+  const iframe = box.querySelector("input[data-view-iframe]");
+  iframe.value = iframe.value.replace(/src="[^"]*"/, `src="${embedUrl}"`);
+  const link = box.querySelector("a[data-view-csv]");
+  if (link && csv) {
+    link.onclick = () => {
+      if (link.dataset.url) URL.revokeObjectURL(link.dataset.url);
+      link.dataset.url = URL.createObjectURL(new Blob([csv()], {type: "text/csv"}));
+      link.href = link.dataset.url;
+      link.download = "view.csv";
+    };
+  }
+}
