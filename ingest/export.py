@@ -157,8 +157,8 @@ def _runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) ->
 
 
 # Panels of the charts drawn over time (one .chart-canvas each); the y-axis labels are the renderers'.
-RUN_PANELS = {"tps": "TPS", "latency_ms": "latency"}
-REBUILD_PANELS = {"percent": "progress", "speed_kib_s": "kernel speed"}
+RUN_PANELS = ("tps", "latency_ms")
+REBUILD_PANELS = ("percent", "speed_kib_s")
 MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
 
 
@@ -264,21 +264,16 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
     for param, column in FACETS:
         values = sorted({r[column] for r in rows if r[column] is not None}, key=str)
         facets.append({"param": param, "column": column, "values": [str(v) for v in values]})
-    # The chart draws one point per coordinate (study, system, metric, unit, state, threads): the value
-    # it stands for (_one_value), with the spread of repeated runs. No filter splits a coordinate.
-    members: dict[tuple, list[dict]] = {}
+    # The chart draws repeated runs once (see _group_of); no filter splits a coordinate.
+    by_study: dict[str, list[dict]] = {}
     for r in rows:
-        members.setdefault((r["study"], r["system"], _key(r)), []).append(r)
-    groups = []
-    for group in members.values():
-        v = _one_value(group)
-        for r in group:
-            r["group"] = len(groups) if v is not None else None
-        if v is not None:
-            groups.append({"value": v["value"], "text": _value_text(v), "low": v["low"], "high": v["high"],
-                           "runs": v["runs"]})
-    (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": rows, "groups": groups},
-                                                     ensure_ascii=False), encoding="utf-8")
+        by_study.setdefault(r["study"], []).append(r)
+    for mine in by_study.values():
+        groups = _values(mine)
+        for r in mine:
+            r["group"] = _group_of(r, groups)
+    (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": rows}, ensure_ascii=False),
+                                          encoding="utf-8")
 
 
 # Facet pages: the comparison each facet exists for, within one study, against its baseline.

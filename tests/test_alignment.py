@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import json
 import shutil
 from pathlib import Path
 
@@ -85,9 +87,6 @@ def test_page_shows_the_rebuild_and_the_flag(site, browser):
 
 
 def test_rebuild_chart_has_embeds_with_the_samples_and_runs_drawn(site):
-    import csv
-    import json
-
     index = json.loads((site.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
     prefix = "rebuild-trace-fixture--rebuild-trace"
     assert sorted(c["id"] for c in index if c["kind"] == "rebuild") == [f"{prefix}--percent", f"{prefix}--speed_kib_s"]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import duckdb
@@ -96,16 +99,11 @@ def test_page_shows_runs_and_their_samples_over_time(site, browser):
 
 
 def _embed_csv(site, chart_id):
-    import csv
-
     with open(site.public / "embed" / f"{chart_id}.csv", newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
 
 
 def test_runs_over_time_have_embeds_per_panel(site):
-    import json
-    import xml.etree.ElementTree as ET
-
     index = json.loads((site.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
     mine = {c["id"]: c for c in index if c["kind"] == "runs"}
     prefix = "sysbench-logs-fixture--runs-over-time"

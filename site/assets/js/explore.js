@@ -21,7 +21,7 @@ const records = [...table.tBodies[0].rows].map((row) => {
   const mean = d("mean");
   return {
     row, facets: Object.fromEntries(params.map((p) => [p, d(p)])), metric: `${d("metric")} (${d("unit")})`,
-    study: d("study"), group: d("group"),
+    study: d("study"), group: d("group") && `${d("system")}|${d("group")}`,
     point: {row, system: d("system"), state: d("state"), threads: d("threads") ? Number(d("threads")) : null,
       value: Number(mean ?? d("value")), meanText: d("mean-text"), low: mean ? Number(d("low")) : null,
       high: mean ? Number(d("high")) : null, runs: mean ? Number(d("runs")) : 1},
