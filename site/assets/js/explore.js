@@ -23,6 +23,7 @@ const records = [...table.tBodies[0].rows].map((row) => {
     row, facets: Object.fromEntries(params.map((p) => [p, d(p)])), metric: `${d("metric")} (${d("unit")})`,
     study: d("study"), group: d("group") && `${d("system")}|${d("group")}`,
     point: {row, system: d("system"), state: d("state"), threads: d("threads") ? Number(d("threads")) : null,
+      line: `${d("system")} ${d("state")}`, name: d("system") + (d("state") ? ` (${d("state")})` : ""),
       value: Number(mean ?? d("value")), meanText: d("mean-text"), low: mean ? Number(d("low")) : null,
       high: mean ? Number(d("high")) : null, runs: mean ? Number(d("runs")) : 1},
   };
@@ -60,7 +61,7 @@ function restore(state) {
 
 // Laying out thousands of table rows costs far more than filtering them: show the first
 // LIMIT matches, and the rest on request.
-const LIMIT = 100;
+const LIMIT = 50;
 const more = document.createElement("button");
 more.type = "button";
 more.hidden = true;
@@ -76,18 +77,26 @@ const measure = () => {
 
 let current = {};
 
+// The table body holds only the rows shown. Rows merely hidden would still be walked by every
+// style recalculation of a 10,000-row table; detached rows cost nothing until shown again.
+const body = table.tBodies[0];
+function show(rows) {
+  const now = body.rows;
+  if (now.length === rows.length && rows.every((row, i) => now[i] === row)) return;
+  const fragment = document.createDocumentFragment();
+  for (const row of rows) fragment.append(row);
+  body.replaceChildren(fragment);
+}
+
 function apply(state) {
   current = state;
   const entries = Object.entries(state);
   const matching = records.filter((r) => entries.every(([p, values]) => values.includes(r.facets[p])));
   chart(matching);
-  const visible = new Set((showAll ? matching : matching.slice(0, LIMIT)).map((r) => r.row));
-  for (const {row} of records) {
-    const hide = !visible.has(row);
-    if (row.hidden !== hide) row.hidden = hide;  // untouched rows keep their computed style
-  }
-  const cut = matching.length - visible.size;
-  status.textContent = `${matching.length} of ${records.length} values${cut ? ` (showing the first ${visible.size})` : ""}.`;
+  const shown = showAll ? matching : matching.slice(0, LIMIT);
+  show(shown.map((r) => r.row));
+  const cut = matching.length - shown.length;
+  status.textContent = `${matching.length} of ${records.length} values${cut ? ` (showing the first ${shown.length})` : ""}.`;
   more.hidden = cut === 0;
   more.textContent = `Show all ${matching.length} values`;
   citeView(toQuery(state), {csv: () => toCsv(matching)});
@@ -144,14 +153,13 @@ function chart(matching) {
     marks.push(ruleX(spread, {x: xField, y1: "low", y2: "high", stroke: "system", strokeWidth: 3, strokeOpacity: 0.45}));
   }
   if (byThreads) {
-    marks.push(line(drawn, {x: "threads", y: "value", stroke: "system", z: (p) => `${p.system} ${p.state}`,
-      title: (p) => `${p.system}${p.state ? ` (${p.state})` : ""}`}));
+    marks.push(line(drawn, {x: "threads", y: "value", stroke: "system", z: "line", title: "name"}));
   }
   // Above 1,000 points, lines alone (the table beside the chart holds every value): one dot and
   // tooltip per point would cost more than the 50 ms redraw budget.
   if (!byThreads || drawn.length <= 1000) {
     marks.push(dot(drawn, {x: xField, y: "value", fill: "system", r: 4,
-      title: (p) => `${p.system}${p.state ? ` (${p.state})` : ""}: ${textOf(p)}`}));
+      title: (p) => `${p.name}: ${textOf(p)}`}));
   }
   canvas.replaceChildren(plot({
     width, height: 340, marginLeft: 64, marginBottom: byThreads ? 40 : 80,
@@ -192,7 +200,6 @@ function sortBy(th) {
     const order = numeric ? (Number.isNaN(x) ? 1 : Number.isNaN(y) ? -1 : x - y) : String(x).localeCompare(String(y));
     return ascending ? order : -order;
   });
-  table.tBodies[0].append(...records.map((r) => r.row));
   apply(current);  // the first LIMIT rows in the new order
 }
 
