@@ -297,8 +297,14 @@ def _values(cells: list[dict]) -> dict[tuple, dict]:
     return {k: v for k, group in seen.items() if (v := _one_value(group)) is not None}
 
 
+def _spreads_overlap(a: dict, b: dict) -> bool:
+    """Whether two values (see _one_value) cannot be ranked: at least one is the mean of repeated
+    runs, and their lowest-to-highest ranges meet (a single value's range is the value itself)."""
+    return (a["runs"] > 1 or b["runs"] > 1) and not (a["low"] > b["high"] or a["high"] < b["low"])
+
+
 def _compare_cell(cell: dict, base: dict) -> dict:
-    overlap = cell is not base and cell["runs"] > 1 and not (cell["low"] > base["high"] or cell["high"] < base["low"])
+    overlap = cell is not base and _spreads_overlap(cell, base)
     return {"key": _key(cell), "ratio": round(cell["value"] / base["value"], 4),
             "low": round(cell["low"] / base["value"], 4), "high": round(cell["high"] / base["value"], 4),
             "runs": cell["runs"], "overlap": overlap, "value_text": cell["value_text"],
@@ -442,11 +448,13 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
     values = _rows(con, f"SELECT * FROM results ORDER BY {RESULT_ORDER}")
     workloads = {(w["study"], w["workload"]): w for w in _rows(con, "SELECT * FROM workloads")}
     series = []
+    singles: dict[str, dict] = {}  # series id -> its values (see _values)
     for s in systems:
         mine = [v for v in values if v["study"] == s["study"] and v["system"] == s["system"]]
         if not mine:
             continue
         groups = _values(mine)
+        singles[f"{s['study']}:{s['system']}"] = groups
         used = {(s["study"], m["workload"]) for m in _rows(con, "SELECT DISTINCT workload FROM measurements "
                                                                   "WHERE study = ? AND system = ?",
                                                              [s["study"], s["system"]])}
@@ -465,8 +473,21 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
             "config": {k: ("not stated" if v is None else str(v)) for k, v in config.items()},
             "values": [{"metric": v["metric"], "unit": v["unit"], "state": v["state"], "threads": v["threads"],
                         "value": v["value"], "value_text": v["value_text"], "value_kind": v["value_kind"],
-                        "provenance": v["provenance"], "group": _group_of(v, groups)} for v in mine],
+                        "provenance": v["provenance"], "group": _group_of(v, groups),
+                        "key": _key(v), "system": v["system"]} for v in mine],
         })
+    # For each value, the other series whose spread meets it at the same metric, unit, state and
+    # load: Compare does not rank those pairs.
+    by_key: dict[tuple, list[tuple[str, dict]]] = {}
+    for sid, groups in singles.items():
+        for (_, key), v in groups.items():
+            by_key.setdefault(key, []).append((sid, v))
+    for one in series:
+        for v in one["values"]:
+            key, system = v.pop("key"), v.pop("system")
+            mine = singles[one["id"]].get((system, key))
+            v["overlaps"] = [] if mine is None else [
+                sid for sid, other in by_key[key] if sid != one["id"] and _spreads_overlap(mine, other)]
     doc = {"fields": [{"key": k, "label": label} for k, label in COMPARE_FIELDS], "series": series}
     (out_dir / "compare.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
 

@@ -72,3 +72,29 @@ def test_cite_box_follows_the_picked_series(page, site_url):
     page.locator(f'#compare-form input[value="{MD10}"]').check()
     snippet = page.locator("#view-cite input[data-view-iframe]").input_value()
     assert f'/embed/compare/?series={MD10},{SR6}"' in snippet
+
+
+DW_ON_Z = "measured-mariadb-2core-vm:dw-on-compressed"
+DW_OFF_Z = "measured-mariadb-2core-vm:dw-off-compressed"
+
+
+def test_values_whose_spreads_meet_are_not_ranked(page, site_url):
+    # TPS of the 4-thread runs, compressed (data/measured-mariadb-2core-vm/artifacts/*-t4-r*.log line 24):
+    # doublewrite off 360.96, 402.41, 434.14; on 319.51, 295.39, 372.02: the ranges meet (360.96 < 372.02).
+    # At 1 and 2 threads they do not (off 217.98-243.47 vs on 164.56-180.27; off 343.99-344.88 vs on 246.33-267.04).
+    page.goto(f"{site_url}/compare/?series={DW_ON_Z},{DW_OFF_Z}")
+    figure = page.locator("#compare-chart")
+    assert figure.get_attribute("data-drawn") == "6"
+    assert figure.get_attribute("data-unranked") == "2"
+    assert "At 2 of 6 points the spread of repeated runs meets another series'" in figure.locator("figcaption").inner_text()
+    titles = page.locator('#compare-chart g[aria-label="dot"] title').evaluate_all("ts => ts.map((t) => t.textContent)")
+    at4 = [t for t in titles if " tx/s at 4 " in t]
+    assert len(at4) == 2 and all("not ranked: its spread meets" in t for t in at4)
+    assert not any("not ranked" in t for t in titles if " tx/s at 4 " not in t)
+    row = page.locator(f'#compare-values tr[data-series="{DW_OFF_Z}"][data-key="tps|tx/s||by-threads"][data-threads="4"]')
+    assert row.count() == 3  # one row per run, each listing the series it cannot be ranked against
+    assert row.first.locator("td.overlaps").inner_text() == (
+        "doublewrite on, compressed (ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8) (measured-mariadb-2core-vm)")
+    at2 = page.locator(f'#compare-values tr[data-series="{DW_OFF_Z}"][data-key="tps|tx/s||by-threads"][data-threads="2"]')
+    assert at2.first.locator("td.overlaps").inner_text() == ""
+    assert page.errors == []

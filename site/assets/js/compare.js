@@ -38,10 +38,21 @@ function showColumns(ids) {
   summary.dataset.differs = differing.join("|");
 }
 
+// The picked series a value's spread meets (listed by the exporter): those pairs are not ranked.
+function overlapsOf(row, ids) {
+  const names = [];
+  for (const span of row.querySelectorAll("[data-overlap]")) {
+    span.hidden = ids.length > 0 && !ids.includes(span.dataset.overlap);
+    if (!span.hidden) names.push(span.textContent);
+  }
+  return names;
+}
+
 function showValues(ids) {
   const rows = [...values.tBodies[0].rows];
   for (const row of rows) row.hidden = ids.length > 0 && !ids.includes(row.dataset.series);
   const shown = rows.filter((r) => !r.hidden);
+  const unranked = new Map(shown.map((r) => [r, overlapsOf(r, ids)]));
   const keys = ids.map((id) => new Set(shown.filter((r) => r.dataset.series === id).map((r) => r.dataset.key)));
   const shared = ids.length > 1 ? [...keys[0]].filter((k) => keys.every((set) => set.has(k))) : [];
   const canvas = figure.querySelector(".chart-canvas");
@@ -64,11 +75,13 @@ function showValues(ids) {
       seen.add(`${d.series}|${d.group}`);
     }
     const value = r.querySelector("data");
+    const meets = unranked.get(r);
     points.push({
       series: labels[d.series], x: d.threads ? Number(d.threads) : null, state, kind: value.dataset.kind,
       y: Number(d.mean ?? d.value), low: d.group ? Number(d.low) : null, high: d.group ? Number(d.high) : null,
-      text: d.group ? d.meanText : value.getAttribute("value"),
-      provenance: d.group ? `mean of ${d.runs} runs` : value.dataset.provenance,
+      text: d.group ? d.meanText : value.getAttribute("value"), unranked: meets.length > 0,
+      provenance: (d.group ? `mean of ${d.runs} runs` : value.dataset.provenance) +
+        (meets.length ? `\nnot ranked: its spread meets ${meets.join(", ")}` : ""),
     });
   }
   figure.hidden = false;  // measure the width once visible
@@ -78,10 +91,14 @@ function showValues(ids) {
     ? plotByX({points, series, unit, x_label: "Threads", y_label: `${metric} (${unit})`, switch: null}, null, {width})
     : plot({width, height: 320, marginLeft: 64, marginBottom: 80, style: BASE_STYLE, x: {type: "band", label: null},
       y: {grid: true, zero: true, label: `${metric} (${unit})`}, color: {domain: series, range: PALETTE, legend: true},
-      marks: [ruleY([0]), dot(points, {x: "series", y: "y", fill: "series", r: 5, title: (p) => `${p.series}: ${p.text} ${unit}`})]});
+      marks: [ruleY([0]), dot(points, {x: "series", y: "y", fill: "series", r: 5, title: (p) => `${p.series}: ${p.text} ${unit}\n${p.provenance}`})]});
   canvas.replaceChildren(chart);
+  const meeting = points.filter((p) => p.unranked).length;
   figure.querySelector("figcaption").textContent =
-    `${metric} (${unit})${state ? `, ${state}` : ""}: the first metric all picked series share (${shared.length} shared in all).`;
+    `${metric} (${unit})${state ? `, ${state}` : ""}: the first metric all picked series share (${shared.length} shared in all).` +
+    (meeting ? ` At ${meeting} of ${points.length} points the spread of repeated runs meets another series': ` +
+      "those values are not ranked (see the last column of the table)." : "");
+  figure.dataset.unranked = `${meeting}`;
   figure.hidden = false;
   figure.dataset.drawn = `${points.length}`;
 }
