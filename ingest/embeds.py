@@ -38,20 +38,21 @@ def _by_x(doc: dict, chart: dict, full_page: str) -> Iterator[dict]:
 
 
 def _runs(doc: dict) -> Iterator[dict]:
-    chart = doc["runs_chart"]
-    if not chart or not chart["drawn"]:
-        return
-    for metric in chart["panels"]:
-        rows = [[run["label"], s["t_s"], metric, _num(s[metric]), _num(s["latency_pct"]) if metric == "latency_ms" else "",
-                 "finished" if run["complete"] else "unfinished",
-                 f"{doc['id']}/{run['path']}, interval report at {s['t_s']} s"]
-                for run in chart["runs"] for s in run["intervals"] if s[metric] is not None]
-        yield {
-            "id": f"{chart['embed_prefix']}--{metric}", "part": PANEL_NAMES[metric], "study": doc["id"],
-            "title": f"{chart['title']} ({PANEL_NAMES[metric]}): {doc['title']}",
-            "full_page": f"/studies/{doc['id']}/#runs-over-time", "renderer": "runs", "spec": chart,
-            "option": metric, "columns": RUN_COLUMNS, "rows": rows,
-        }
+    for chart in doc["runs_charts"]:
+        if not chart["drawn"]:
+            continue
+        for metric in chart["panels"]:
+            rows = [[run["label"], s["t_s"], metric, _num(s[metric]),
+                     _num(s["latency_pct"]) if metric == "latency_ms" else "",
+                     "finished" if run["complete"] else "unfinished",
+                     f"{doc['id']}/{run['path']}, interval report at {s['t_s']} s"]
+                    for run in chart["runs"] for s in run["intervals"] if s[metric] is not None]
+            yield {
+                "id": f"{chart['embed_prefix']}--{metric}", "part": PANEL_NAMES[metric], "study": doc["id"],
+                "title": f"{chart['title']} ({PANEL_NAMES[metric]}): {doc['title']}",
+                "full_page": f"/studies/{doc['id']}/#{chart['id']}", "renderer": "runs", "spec": chart,
+                "option": metric, "columns": RUN_COLUMNS, "rows": rows,
+            }
 
 
 def _rebuilds(doc: dict) -> Iterator[dict]:

@@ -151,7 +151,8 @@ def _runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) ->
                             for s in samples if s["artifact"] == run["artifact"]]
         pcts = {s["latency_pct"] for s in run["intervals"] if s["latency_pct"] is not None}
         run["latency_pct"] = pcts.pop() if len(pcts) == 1 else None
-        run["label"] = (f"{run['artifact']}: {run['system_label']}, {run['threads']} threads"
+        run["label"] = (f"{run['artifact']}: {run['system_label']}, {run['threads']} thread"
+                        + ("" if run["threads"] == 1 else "s")
                         + ("" if run["complete"] else " (unfinished)"))
     return runs
 
@@ -162,15 +163,29 @@ REBUILD_PANELS = ("percent", "speed_kib_s")
 MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
 
 
-def _runs_chart(study: str, runs: list[dict]) -> dict | None:
-    """The runs-over-time chart: every run with interval samples, one line each."""
+def _runs_charts(study: str, runs: list[dict]) -> list[dict]:
+    """The runs-over-time charts: one chart of every run with interval samples, one line each; or,
+    with more runs than can be told apart, one chart per system, its runs coloured by thread count
+    (repeated runs of one configuration share a colour). A chart with still too many colours is
+    listed but not drawn."""
     drawn = [r for r in runs if r["intervals"]]
     if not drawn:
-        return None
-    return {"embed_prefix": f"{study}--runs-over-time", "title": "Interval samples over time",
-            "drawn": len(drawn) <= MAX_RUNS_DRAWN, "panels": list(RUN_PANELS),
-            "runs": [{k: r[k] for k in ("artifact", "path", "label", "complete", "latency_pct", "intervals")}
-                     for r in drawn]}
+        return []
+    if len(drawn) <= MAX_RUNS_DRAWN:
+        parts = [("runs-over-time", "Interval samples over time", "run", drawn)]
+    else:
+        systems = list(dict.fromkeys(r["system"] for r in drawn))
+        parts = [(f"runs-over-time-{system}", f"Interval samples over time: {mine[0]['system_label']}", "threads", mine)
+                 for system in systems for mine in [[r for r in drawn if r["system"] == system]]]
+    charts = []
+    for chart_id, title, colour, mine in parts:
+        colours = len(mine) if colour == "run" else len({r["threads"] for r in mine})
+        charts.append({
+            "id": chart_id, "embed_prefix": f"{study}--{chart_id}", "title": title, "colour": colour,
+            "drawn": colours <= MAX_RUNS_DRAWN, "panels": list(RUN_PANELS),
+            "runs": [{k: r[k] for k in ("artifact", "path", "label", "threads", "complete", "latency_pct", "intervals")}
+                     for r in mine]})
+    return charts
 
 
 def _traces(con: duckdb.DuckDBPyConnection, study: str, runs: list[dict]) -> list[dict]:
@@ -232,7 +247,7 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[d
             "runs": _runs(con, study["study"], labels),
             "derived": [{**c, "system_label": labels[c["system"]]} for c in cells if c["value_kind"] == "derived"],
         }
-        doc["runs_chart"] = _runs_chart(bundle["id"], doc["runs"])
+        doc["runs_charts"] = _runs_charts(bundle["id"], doc["runs"])
         doc["traces"] = _traces(con, study["study"], doc["runs"])
         doc["claims"] = _rows(con, "SELECT claim, kind, text, source, stated, unit, round(computed, 2) AS computed, "
                                    "verdict, formula, reason FROM claims WHERE study = ? ORDER BY position",

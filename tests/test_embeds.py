@@ -60,8 +60,19 @@ def test_facet_chart_csvs_match_the_facet_comparison(index, built_site):
 
 def test_every_csv_matches_the_database(index, built_site):
     con = duckdb.connect(str(built_site.database), read_only=True)
-    assert {c["kind"] for c in index} == {"by-x"}  # the published bundles have no charts over time yet
-    for chart in [c for c in index if not c["id"].startswith("facet-")]:
+    assert {c["kind"] for c in index} == {"by-x", "runs"}  # the published bundles trace no rebuild yet
+    for chart in [c for c in index if c["kind"] == "runs"]:
+        with open(built_site.public / chart["csv"].lstrip("/"), newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == chart["rows"] > 0
+        for row in rows:
+            path, t_s = row["provenance"].removeprefix(f"{chart['study']}/").split(", interval report at ")
+            db = con.execute(f"SELECT i.{row['metric']} FROM intervals AS i JOIN runs AS r USING (study, artifact) "
+                             "WHERE i.study = ? AND r.path = ? AND i.t_s = ?",
+                             [chart["study"], path, int(t_s.removesuffix(" s"))]).fetchall()
+            assert db == [(float(row["value"]),)]
+            assert row["t_s"] == t_s.removesuffix(" s")
+    for chart in [c for c in index if c["kind"] == "by-x" and not c["id"].startswith("facet-")]:
         with open(built_site.public / chart["csv"].lstrip("/"), newline="", encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
         assert len(rows) == chart["rows"]

@@ -105,7 +105,7 @@ def _embed_csv(site, chart_id):
 
 def test_runs_over_time_have_embeds_per_panel(site):
     index = json.loads((site.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
-    mine = {c["id"]: c for c in index if c["kind"] == "runs"}
+    mine = {c["id"]: c for c in index if c["kind"] == "runs" and c["study"] == "sysbench-logs-fixture"}
     prefix = "sysbench-logs-fixture--runs-over-time"
     assert sorted(mine) == [f"{prefix}--latency_ms", f"{prefix}--tps"]
     assert mine[f"{prefix}--tps"]["full_page"] == f"{PAGE}#runs-over-time"
@@ -123,3 +123,34 @@ def test_runs_over_time_have_embeds_per_panel(site):
     lines = root.findall('.//{http://www.w3.org/2000/svg}g[@aria-label="line"]/{http://www.w3.org/2000/svg}path')
     assert len(lines) == 3  # one per run, the unfinished one dashed
     assert (site.public / "embed" / f"{prefix}--tps.png").read_bytes()[:4] == b"\x89PNG"
+
+
+MEASURED = "measured-mariadb-2core-vm"
+
+
+def test_many_runs_are_drawn_one_chart_per_system_coloured_by_threads(built_site, browser):
+    # 36 runs (4 variants x 3 thread counts x 3 runs): too many lines for one chart, so one chart
+    # per variant, its 9 runs coloured by thread count
+    index = json.loads((built_site.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
+    mine = sorted(c["id"] for c in index if c["kind"] == "runs" and c["study"] == MEASURED)
+    assert mine == [f"{MEASURED}--runs-over-time-{v}--{m}" for v in (
+        "dw-off-compressed", "dw-off-uncompressed", "dw-on-compressed", "dw-on-uncompressed")
+        for m in ("latency_ms", "tps")]
+    rows = _embed_csv(built_site, f"{MEASURED}--runs-over-time-dw-off-uncompressed--tps")
+    # 4+5+5+5+5+4+5+5+5 interval lines in the nine dw-off-uncompressed-*.log files
+    assert len(rows) == 43
+    # dw-off-uncompressed-oltp_read_write-t2-r1.log line 15: "[ 3s ] thds: 2 tps: 2606.15 ..."
+    log = f"{MEASURED}/artifacts/dw-off-uncompressed-oltp_read_write-t2-r1.log"
+    row = next(r for r in rows if r["provenance"] == f"{log}, interval report at 3 s")
+    assert row["value"] == "2606.15"
+    server = serve_folder(built_site.public)
+    page = browser.new_page()
+    page.goto(f"http://127.0.0.1:{server.server_port}/studies/{MEASURED}/")
+    figure = page.locator("#runs-over-time-dw-off-uncompressed")
+    assert figure.get_attribute("data-drawn") == "runs"
+    assert figure.locator('g[aria-label="line"] path').count() == 18  # 9 runs in each of two panels
+    legend = figure.locator(".chart-canvas").first.inner_text()
+    assert "1 thread" in legend and "2 threads" in legend and "4 threads" in legend
+    assert "coloured by thread count" in figure.locator("figcaption").inner_text()
+    page.close()
+    server.shutdown()

@@ -1,29 +1,38 @@
 // Interval samples of sysbench runs over time, one line per run (dashed: unfinished), as a pure
 // function of the exported spec: the study page draws it in the browser and
-// site/render/embeds.mjs draws the same panel in Node for the SVG and PNG embeds.
+// site/render/embeds.mjs draws the same panel in Node for the SVG and PNG embeds. The spec says
+// what a colour stands for: each run, or (spec.colour "threads") its thread count.
 import {line, plot, ruleY, text} from "@observablehq/plot";
 import {PALETTE, endLabels, styleFor} from "./palette.js";
 
 export const RUN_PANELS = {tps: "Transactions per second", latency_ms: "Latency (ms)"};
 
 export function plotRuns(spec, metric, {width = 640, document, standalone = false} = {}) {
-  const labels = spec.runs.map((r) => r.label);
+  const byThreads = spec.colour === "threads";
+  const colourOf = (r) => (byThreads ? `${r.threads} thread${r.threads === 1 ? "" : "s"}` : r.label);
+  const colours = [...new Set([...spec.runs].sort((a, b) => (byThreads ? a.threads - b.threads : 0)).map(colourOf))];
   const points = spec.runs.flatMap((r) => r.intervals.filter((s) => s[metric] != null)
-    .map((s) => ({t_s: s.t_s, y: s[metric], run: r.label, complete: r.complete})));
+    .map((s) => ({t_s: s.t_s, y: s[metric], run: r.label, colour: colourOf(r), complete: r.complete})));
   const pcts = [...new Set(spec.runs.map((r) => r.latency_pct).filter((p) => p != null))];
   const suffix = metric === "latency_ms" && pcts.length === 1 ? `, ${pcts[0]}th percentile` : "";
   const marks = [
     ruleY([0]),
-    line(points.filter((p) => p.complete), {x: "t_s", y: "y", stroke: "run", strokeWidth: 1.5}),
-    line(points.filter((p) => !p.complete), {x: "t_s", y: "y", stroke: "run", strokeWidth: 1.5,
-      strokeDasharray: "4,3"}),
+    line(points.filter((p) => p.complete), {x: "t_s", y: "y", z: "run", stroke: "colour", strokeWidth: 1.5,
+      title: "run"}),
+    line(points.filter((p) => !p.complete), {x: "t_s", y: "y", z: "run", stroke: "colour", strokeWidth: 1.5,
+      strokeDasharray: "4,3", title: "run"}),
   ];
   if (standalone) {
-    // label each line's end with its log's id (the CSV beside the SVG names system and threads)
-    const short = Object.fromEntries(spec.runs.map((r) => [r.label, r.artifact + (r.complete ? "" : " (unfinished)")]));
-    const ends = spec.runs.map((r) => points.filter((p) => p.run === r.label).at(-1)).filter(Boolean);
+    // label each line's end with its log's id, or each colour once with its thread count (the
+    // CSV beside the SVG names every run, its system and threads)
+    const short = Object.fromEntries(spec.runs.map((r) => [r.label, byThreads ? colourOf(r)
+      : r.artifact + (r.complete ? "" : " (unfinished)")]));
+    const lastOf = (r) => points.filter((p) => p.run === r.label).at(-1);
+    const ends = byThreads
+      ? colours.map((c) => points.filter((p) => p.colour === c).reduce((a, b) => (b.t_s > a.t_s ? b : a)))
+      : spec.runs.map(lastOf).filter(Boolean);
     marks.push(text(endLabels(ends, Math.max(...points.map((p) => p.y))), {x: "t_s", y: "labelY",
-      text: (p) => short[p.run], textAnchor: "start", dx: 6, fill: "run", fontSize: 11}));
+      text: (p) => short[p.run], textAnchor: "start", dx: 6, fill: "colour", fontSize: 11}));
   }
   return plot({
     document,
@@ -35,7 +44,7 @@ export function plotRuns(spec, metric, {width = 640, document, standalone = fals
     style: styleFor(standalone),
     x: {label: "Time (s)", labelAnchor: "center", labelArrow: "none", labelOffset: 38},
     y: {grid: true, zero: true, label: RUN_PANELS[metric] + suffix},
-    color: {domain: labels, range: PALETTE, legend: !standalone && metric === "tps"},
+    color: {domain: colours, range: PALETTE, legend: !standalone && metric === "tps"},
     marks,
   });
 }
