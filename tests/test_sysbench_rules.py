@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from ingest.cli import main
 from ingest.parsers import ParseError
-from ingest.parsers.sysbench import parse_file, parse_text
+from ingest.parsers.sysbench import _Parser, parse_file, parse_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"
 SHELL_LOG = FIXTURES / "web-1.0.20-oltp-rw-ivl20-shell-prompt.log"
@@ -212,3 +212,61 @@ def test_changed_digits_in_cross_checked_figures_warn(name):
         damaged = line[: m.start()] + lead + token[1:] + line[m.end():]
         got = parse_text("\n".join(lines[:i] + [damaged] + lines[i + 1:]))
         assert set(got["warnings"]) - set(original["warnings"]), f"line {i + 1}: {damaged!r} passed silently"
+
+
+# Runs of 1.0 interval lines are read a block at a time; anything the block reader declines goes
+# line by line. Both must give the same answer, warnings included, for any input.
+BLOCK_LOGS = sorted([FIXTURES / "web-1.0.20-oltp-rw-ivl20-shell-prompt.log",
+                     FIXTURES / "web-1.0-oltp-rw-events-limited-no-version-header.log",
+                     *Path(__file__).parent.glob("fixtures/bundles/*/artifacts/*.log"),
+                     *(Path(__file__).parents[1] / "data").glob("*/artifacts/*-t4-r1.log")])
+
+
+def _line_by_line(text: str, monkeypatch) -> dict:
+    with monkeypatch.context() as m:
+        m.setattr(_Parser, "interval_block", lambda self, first_line, block: False)
+        return parse_text(text)
+
+
+def _both(text: str, monkeypatch):
+    try:
+        fast = parse_text(text)
+    except ParseError as exc:
+        with pytest.raises(ParseError) as slow:
+            _line_by_line(text, monkeypatch)
+        assert str(slow.value) == str(exc)
+        return
+    assert fast == _line_by_line(text, monkeypatch)
+
+
+def test_block_reader_reads_the_interval_logs(monkeypatch):
+    reader = _Parser.interval_block
+    for path in BLOCK_LOGS:
+        taken = []
+        monkeypatch.setattr(_Parser, "interval_block", lambda self, *a: taken.append(reader(self, *a)) or taken[-1])
+        parse_file(path)
+        # ro-64.log and after-rebuild.log print 0.5 interval lines: read line by line
+        assert taken == ([] if path.name in ("ro-64.log", "after-rebuild.log") else [True]), path.name
+
+
+@pytest.mark.parametrize("path", BLOCK_LOGS, ids=lambda p: p.name)
+def test_block_reader_agrees_with_the_line_reader(path, monkeypatch):
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    variants = [text, text.replace("\n", "\r\n"), text.rstrip("\n"), text.replace("[ 1", "[  1"),
+                text.replace("err/s: ", "err/s "), text.replace(" thds: 4 ", " thds: 8 ", 1),
+                text.replace("s ] thds", "s ] thds", 1).replace(" tps: ", " tps: .", 1),
+                text.replace(" thds: ", " thds:  ", 1), text.replace("(ms,95%)", "(ms,%)", 1),
+                text.replace("tps: ", "t5ps: ", 1).replace(" thds: 4 ", " thds:  ", 1),
+                text.replace(" err/s: 0.00", " err/s: .00", 1), re.sub(r"/\d+\.", "/.", text, count=1),
+                text.replace(" thds: 4 ", " thds: 4 \u00e9", 1)]
+    for i, line in enumerate(lines):
+        variants.append("\n".join(lines[:i] + lines[i + 1:]))
+        variants.append("\n".join(lines[: i + 1] + lines[i:]))
+        for m in re.finditer(r"\d+(?:\.\d+)?", line):
+            for old, new in GARBLES + [(".", ".."), ("1", "")]:
+                if old in m.group(0):
+                    damaged = line[: m.start()] + m.group(0).replace(old, new, 1) + line[m.end():]
+                    variants.append("\n".join(lines[:i] + [damaged] + lines[i + 1:]))
+    for variant in variants:
+        _both(variant, monkeypatch)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from statistics import fmean, pstdev
+from math import fsum, sqrt
 
 from . import ParseError, no_cyclic_gc, read_artifact
 
@@ -29,6 +29,13 @@ D = r"(\d[\d.]*)"  # digits, checked by the conversion (hot path: simpler than N
 RE_IVL_10 = re.compile(
     rf"\[ *(\d+)s \] thds: (\d+) tps: {D} qps: {D} \(r/w/o: {D}/{D}/{D}\) "
     rf"lat \(ms,{D}%\): {D} err/s:? {D} reconn/s: {D}$")
+# The same lines exactly as sysbench 1.0/1.1 prints them, read a block at a time (see
+# _Parser.interval_block): the block with its digits deleted must be this line repeated.
+BLOCK_SKELETON = b"[ s ] thds:  tps: . qps: . (r/w/o: ././.) lat (ms,%): . err/s: . reconn/s: .\n"
+BLOCK_INT_COLUMNS = (0, 1, 7)  # t_s, threads, latency_pct: printed without a decimal point
+_NUMBER_BYTES = bytes(c if c in b"0123456789." else 0x20 for c in range(256))
+RE_BLOCK_START = re.compile(r"^\[ \d+s \] thds: ", re.M)
+RE_BLOCK_END = re.compile(r"\n(?!\[)")
 RE_IVL_10_EPS = re.compile(rf"^\[\s*(\d+)s \] thds: (\d+) eps: {NUM} lat \(ms,{NUM}%\): {NUM}$")
 RE_KEY_VALUE = re.compile(r"^\s+([^:]+?):\s+(.*)$")
 RE_PER_SEC = re.compile(rf"^{NUM}\s+\({NUM} per sec\.\)$")
@@ -111,6 +118,7 @@ class _Parser:
         self.header_threads_line: int | None = None
         self.in_histogram = False
         self.queries_total: tuple[int, int] | None = None  # (line, value) of 'queries performed: total'
+        self.interval_lines: list[int] = []  # the line of each kept interval row
 
     def warn(self, line_no: int, message: str) -> None:
         self.out["warnings"].append(f"line {line_no}: {message}")
@@ -240,8 +248,47 @@ class _Parser:
         previous = intervals[-1]["t_s"] if intervals else 0
         if step and row["t_s"] - previous != step:
             self.warn(line_no, f"interval at {row['t_s']}s follows {previous}s: expected a step of {step}s")
-        row["line"] = line_no
         intervals.append(row)
+        self.interval_lines.append(line_no)
+
+    def interval_block(self, first_line: int, block: str) -> bool:
+        """Whole lines of 1.0 interval reports (each ending in a newline) at once: store the rows
+        _interval would store and return True, or store nothing and return False for the caller to
+        feed the lines one by one (which warns about whatever is odd).
+
+        What passes is exactly what RE_IVL_10 and _num read, in one shape: deleting the digits must
+        leave BLOCK_SKELETON once per line (every literal, space and decimal point in place), every
+        number must start with a digit and no integer may be empty; then the digit runs are exactly
+        the 11 numbers of each line, in order. Times must follow each other as _interval expects."""
+        try:
+            raw = block.encode("ascii")
+        except UnicodeEncodeError:
+            return False
+        n = raw.count(b"\n")
+        if raw.translate(None, b"0123456789") != BLOCK_SKELETON * n or b"[ s" in raw or b"thds:  " in raw or b",%" in raw:
+            return False
+        numbers = raw.translate(_NUMBER_BYTES)
+        tokens = numbers.split()
+        if b" ." in numbers or len(tokens) != 11 * n:
+            return False
+        try:
+            columns = [list(map(int if i in BLOCK_INT_COLUMNS else float, tokens[i::11])) for i in range(11)]
+        except ValueError:  # a float with two points
+            return False
+        intervals, step, t = self.out["intervals"], self.out["report_interval_s"], columns[0]
+        previous = intervals[-1]["t_s"] if intervals else 0
+        if step:
+            if t != list(range(previous + step, previous + step * (n + 1), step)):
+                return False
+        elif (intervals and t[0] <= previous) or any(a >= b for a, b in zip(t, t[1:])):
+            return False
+        intervals.extend(
+            {"t_s": a, "threads": b, "tps": c, "qps": d, "reads_s": e, "writes_s": f, "other_s": g, "latency_pct": h,
+             "latency_ms": i, "errors_s": j, "reconnects_s": k}
+            for a, b, c, d, e, f, g, h, i, j, k in zip(*columns))
+        self.interval_lines.extend(range(first_line, first_line + n))
+        self.signals += n
+        return True
 
     def _histogram(self, line_no: int, line: str) -> bool:
         if m := RE_HIST_ROW.match(line):
@@ -345,7 +392,7 @@ class _Parser:
             raise ParseError(f"{self.name}:{line_no}: run failed: {text}")
         out["complete"] = has_summary and out["totals"]["time_s"] is not None
         if out["intervals"] and not has_summary:
-            self.warn(self.out["intervals"][-1]["line"], "the log ends after the interval reports: no final statistics")
+            self.warn(self.interval_lines[-1], "the log ends after the interval reports: no final statistics")
         out["kind"] = self._kind()
         if out["threads"] is None:
             self._infer_threads()
@@ -398,7 +445,7 @@ class _Parser:
             self.warn(line, f"a {out['test']} run that wrote nothing: is a read-only line missing?")
         tps_samples = [i["tps"] for i in out["intervals"] if i["tps"] is not None]
         if tps_samples and t["tps"]:
-            mean = fmean(tps_samples)
+            mean = fsum(tps_samples) / len(tps_samples)
             if abs(mean - t["tps"]) > 0.10 * t["tps"]:
                 self.warn(line, f"mean interval tps {mean:.2f} is more than 10% from the total tps {t['tps']}")
         if t["events"] and timed and lat["avg"] and out["threads"]:
@@ -410,17 +457,16 @@ class _Parser:
         if None not in parts and t["queries"] is not None and sum(parts) != t["queries"]:
             self.warn(line, f"reads + writes + other = {sum(parts)}, but total queries = {t['queries']}")
         if out["threads"] and self.out["threads_source"] == "header":
-            for row in out["intervals"]:
+            for row, line_no in zip(out["intervals"], self.interval_lines):
                 if row["threads"] != out["threads"]:
-                    self.warn(row["line"], f"interval reports {row['threads']} threads, the header {out['threads']}")
+                    self.warn(line_no, f"interval reports {row['threads']} threads, the header {out['threads']}")
                     break
         if len(tps_samples) >= 2:
-            mean = fmean(tps_samples)
-            out["interval_tps_cv"] = round(pstdev(tps_samples) / mean, 4) if mean else None
+            mean = fsum(tps_samples) / len(tps_samples)
+            spread = sqrt(fsum((x - mean) ** 2 for x in tps_samples) / len(tps_samples))  # population stddev
+            out["interval_tps_cv"] = round(spread / mean, 4) if mean else None
         else:
             out["interval_tps_cv"] = None
-        for row in out["intervals"]:
-            row.pop("line", None)
 
 
 def _unit(value: str, unit: str) -> str:
@@ -450,11 +496,35 @@ def _pct(text: str) -> str:
     return format(value, "f")
 
 
+def _feed_lines(parser: _Parser, first_line: int, lines: list[str]) -> None:
+    for number, line in enumerate(lines, start=first_line):
+        parser.feed(number, line)
+
+
 def parse_text(text: str, *, name: str = "<log>") -> dict:
+    """Line by line, except runs of 1.0 interval reports, which go to _Parser.interval_block
+    whole (and line by line when it declines them)."""
     parser = _Parser(name)
     with no_cyclic_gc():
-        for number, line in enumerate(text.split("\n"), start=1):
-            parser.feed(number, line)
+        pos, line_no = 0, 1
+        while start := RE_BLOCK_START.search(text, pos):
+            begin = start.start()
+            before = text[pos:begin].split("\n")[:-1]  # whole lines: the last piece is empty
+            _feed_lines(parser, line_no, before)
+            line_no += len(before)
+            end = RE_BLOCK_END.search(text, begin)
+            # a last line without a newline is left to the line-by-line reading below
+            stop = end.end() if end else text.rfind("\n", begin) + 1
+            if stop <= begin:
+                pos = begin
+                break
+            block = text[begin:stop]
+            lines = block.count("\n")
+            if not parser.interval_block(line_no, block):
+                _feed_lines(parser, line_no, block.split("\n")[:-1])
+            line_no += lines
+            pos = stop
+        _feed_lines(parser, line_no, text[pos:].split("\n"))
         return parser.finish()
 
 
