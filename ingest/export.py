@@ -137,6 +137,10 @@ def _charts(bundle: dict, cells: list[dict], labels: dict[str, str]) -> list[dic
     return charts
 
 
+def _threads_text(threads: int | None) -> str:
+    return f"{threads} thread{'' if threads == 1 else 's'}"
+
+
 def _runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) -> list[dict]:
     runs = _rows(con, "SELECT * FROM runs WHERE study = ? ORDER BY system, threads, artifact", [study])
     values = _rows(con, "SELECT result, metric, value_text, provenance FROM measurements "
@@ -151,8 +155,7 @@ def _runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) ->
                             for s in samples if s["artifact"] == run["artifact"]]
         pcts = {s["latency_pct"] for s in run["intervals"] if s["latency_pct"] is not None}
         run["latency_pct"] = pcts.pop() if len(pcts) == 1 else None
-        run["label"] = (f"{run['artifact']}: {run['system_label']}, {run['threads']} thread"
-                        + ("" if run["threads"] == 1 else "s")
+        run["label"] = (f"{run['artifact']}: {run['system_label']}, {_threads_text(run['threads'])}"
                         + ("" if run["complete"] else " (unfinished)"))
     return runs
 
@@ -183,8 +186,8 @@ def _runs_charts(study: str, runs: list[dict]) -> list[dict]:
         charts.append({
             "id": chart_id, "embed_prefix": f"{study}--{chart_id}", "title": title, "colour": colour,
             "drawn": colours <= MAX_RUNS_DRAWN, "panels": list(RUN_PANELS),
-            "runs": [{k: r[k] for k in ("artifact", "path", "label", "threads", "complete", "latency_pct", "intervals")}
-                     for r in mine]})
+            "runs": [{**{k: r[k] for k in ("artifact", "path", "label", "complete", "latency_pct", "intervals")},
+                      "colour": r["label"] if colour == "run" else _threads_text(r["threads"])} for r in mine]})
     return charts
 
 
@@ -464,12 +467,14 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
     workloads = {(w["study"], w["workload"]): w for w in _rows(con, "SELECT * FROM workloads")}
     series = []
     singles: dict[str, dict] = {}  # series id -> its values (see _values)
+    cells_of: dict[str, list[dict]] = {}  # series id -> its rows of results, in the order of "values"
     for s in systems:
         mine = [v for v in values if v["study"] == s["study"] and v["system"] == s["system"]]
         if not mine:
             continue
         groups = _values(mine)
         singles[f"{s['study']}:{s['system']}"] = groups
+        cells_of[f"{s['study']}:{s['system']}"] = mine
         used = {(s["study"], m["workload"]) for m in _rows(con, "SELECT DISTINCT workload FROM measurements "
                                                                   "WHERE study = ? AND system = ?",
                                                              [s["study"], s["system"]])}
@@ -488,8 +493,7 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
             "config": {k: ("not stated" if v is None else str(v)) for k, v in config.items()},
             "values": [{"metric": v["metric"], "unit": v["unit"], "state": v["state"], "threads": v["threads"],
                         "value": v["value"], "value_text": v["value_text"], "value_kind": v["value_kind"],
-                        "provenance": v["provenance"], "group": _group_of(v, groups),
-                        "key": _key(v), "system": v["system"]} for v in mine],
+                        "provenance": v["provenance"], "group": _group_of(v, groups)} for v in mine],
         })
     # For each value, the other series whose spread meets it at the same metric, unit, state and
     # load: Compare does not rank those pairs.
@@ -498,11 +502,10 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
         for (_, key), v in groups.items():
             by_key.setdefault(key, []).append((sid, v))
     for one in series:
-        for v in one["values"]:
-            key, system = v.pop("key"), v.pop("system")
-            mine = singles[one["id"]].get((system, key))
+        for v, cell in zip(one["values"], cells_of[one["id"]]):
+            mine = singles[one["id"]].get((cell["system"], _key(cell)))
             v["overlaps"] = [] if mine is None else [
-                sid for sid, other in by_key[key] if sid != one["id"] and _spreads_overlap(mine, other)]
+                sid for sid, other in by_key[_key(cell)] if sid != one["id"] and _spreads_overlap(mine, other)]
     doc = {"fields": [{"key": k, "label": label} for k, label in COMPARE_FIELDS], "series": series}
     (out_dir / "compare.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
 

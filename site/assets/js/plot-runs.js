@@ -1,7 +1,7 @@
 // Interval samples of sysbench runs over time, one line per run (dashed: unfinished), as a pure
 // function of the exported spec: the study page draws it in the browser and
-// site/render/embeds.mjs draws the same panel in Node for the SVG and PNG embeds. The spec says
-// what a colour stands for: each run, or (spec.colour "threads") its thread count.
+// site/render/embeds.mjs draws the same panel in Node for the SVG and PNG embeds. Each run names
+// what its colour stands for (r.colour): the run itself, or (spec.colour "threads") its thread count.
 import {line, plot, ruleY, text} from "@observablehq/plot";
 import {PALETTE, endLabels, styleFor} from "./palette.js";
 
@@ -9,10 +9,9 @@ export const RUN_PANELS = {tps: "Transactions per second", latency_ms: "Latency 
 
 export function plotRuns(spec, metric, {width = 640, document, standalone = false} = {}) {
   const byThreads = spec.colour === "threads";
-  const colourOf = (r) => (byThreads ? `${r.threads} thread${r.threads === 1 ? "" : "s"}` : r.label);
-  const colours = [...new Set([...spec.runs].sort((a, b) => (byThreads ? a.threads - b.threads : 0)).map(colourOf))];
+  const colours = [...new Set(spec.runs.map((r) => r.colour))];  // runs come ordered by thread count
   const points = spec.runs.flatMap((r) => r.intervals.filter((s) => s[metric] != null)
-    .map((s) => ({t_s: s.t_s, y: s[metric], run: r.label, colour: colourOf(r), complete: r.complete})));
+    .map((s) => ({t_s: s.t_s, y: s[metric], run: r.label, colour: r.colour, complete: r.complete})));
   const pcts = [...new Set(spec.runs.map((r) => r.latency_pct).filter((p) => p != null))];
   const suffix = metric === "latency_ms" && pcts.length === 1 ? `, ${pcts[0]}th percentile` : "";
   const marks = [
@@ -25,12 +24,12 @@ export function plotRuns(spec, metric, {width = 640, document, standalone = fals
   if (standalone) {
     // label each line's end with its log's id, or each colour once with its thread count (the
     // CSV beside the SVG names every run, its system and threads)
-    const short = Object.fromEntries(spec.runs.map((r) => [r.label, byThreads ? colourOf(r)
+    const short = Object.fromEntries(spec.runs.map((r) => [r.label, byThreads ? r.colour
       : r.artifact + (r.complete ? "" : " (unfinished)")]));
-    const lastOf = (r) => points.filter((p) => p.run === r.label).at(-1);
     const ends = byThreads
-      ? colours.map((c) => points.filter((p) => p.colour === c).reduce((a, b) => (b.t_s > a.t_s ? b : a)))
-      : spec.runs.map(lastOf).filter(Boolean);
+      ? colours.map((c) => points.filter((p) => p.colour === c)).filter((mine) => mine.length)
+        .map((mine) => mine.reduce((a, b) => (b.t_s > a.t_s ? b : a)))
+      : spec.runs.map((r) => points.filter((p) => p.run === r.label).at(-1)).filter(Boolean);
     marks.push(text(endLabels(ends, Math.max(...points.map((p) => p.y))), {x: "t_s", y: "labelY",
       text: (p) => short[p.run], textAnchor: "start", dx: 6, fill: "colour", fontSize: 11}));
   }
@@ -39,7 +38,7 @@ export function plotRuns(spec, metric, {width = 640, document, standalone = fals
     width,
     height: 260,
     marginLeft: 64,
-    marginRight: standalone ? 170 : 20,
+    marginRight: standalone ? (byThreads ? 90 : 170) : 20,  // room for the end labels
     marginBottom: 44,
     style: styleFor(standalone),
     x: {label: "Time (s)", labelAnchor: "center", labelArrow: "none", labelOffset: 38},
