@@ -444,8 +444,8 @@ class _Parser:
         if out["test"] in ("oltp", "oltp_read_write") and t["writes"] == 0 and t["reads"]:
             self.warn(line, f"a {out['test']} run that wrote nothing: is a read-only line missing?")
         tps_samples = [i["tps"] for i in out["intervals"] if i["tps"] is not None]
+        mean = fsum(tps_samples) / len(tps_samples) if tps_samples else None
         if tps_samples and t["tps"]:
-            mean = fsum(tps_samples) / len(tps_samples)
             if abs(mean - t["tps"]) > 0.10 * t["tps"]:
                 self.warn(line, f"mean interval tps {mean:.2f} is more than 10% from the total tps {t['tps']}")
         if t["events"] and timed and lat["avg"] and out["threads"]:
@@ -462,7 +462,6 @@ class _Parser:
                     self.warn(line_no, f"interval reports {row['threads']} threads, the header {out['threads']}")
                     break
         if len(tps_samples) >= 2:
-            mean = fsum(tps_samples) / len(tps_samples)
             spread = sqrt(fsum((x - mean) ** 2 for x in tps_samples) / len(tps_samples))  # population stddev
             out["interval_tps_cv"] = round(spread / mean, 4) if mean else None
         else:
