@@ -2,7 +2,8 @@
 // draws it in the browser, and site/render/embeds.mjs draws the same chart in Node (jsdom)
 // for the static SVG and PNG embeds.
 import {dot, line, plot, ruleX, ruleY, text} from "@observablehq/plot";
-import {PALETTE, endLabels, styleFor} from "./palette.js";
+import {endLabels} from "./end-labels.js";
+import {PALETTE, styleFor} from "./palette.js";
 
 export function plotByX(spec, selected, {width = 640, document, standalone = false} = {}) {
   const points = spec.switch ? spec.points.filter((p) => p[spec.switch.field] === selected) : spec.points;
