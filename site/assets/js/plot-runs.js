@@ -3,7 +3,8 @@
 // site/render/embeds.mjs draws the same panel in Node for the SVG and PNG embeds. Each run names
 // what its colour stands for (r.colour): the run itself, or (spec.colour "threads") its thread count.
 import {line, plot, ruleY, text} from "@observablehq/plot";
-import {PALETTE, endLabels, styleFor} from "./palette.js";
+import {endLabels} from "./end-labels.js";
+import {PALETTE, styleFor} from "./palette.js";
 
 export const RUN_PANELS = {tps: "Transactions per second", latency_ms: "Latency (ms)"};
 
@@ -14,6 +15,9 @@ export function plotRuns(spec, metric, {width = 640, document, standalone = fals
     .map((s) => ({t_s: s.t_s, y: s[metric], run: r.label, colour: r.colour, complete: r.complete})));
   const pcts = [...new Set(spec.runs.map((r) => r.latency_pct).filter((p) => p != null))];
   const suffix = metric === "latency_ms" && pcts.length === 1 ? `, ${pcts[0]}th percentile` : "";
+  // samples come every whole second or more: on a short run, tick each second rather than 0.2 s steps
+  const last = Math.max(...points.map((p) => p.t_s));
+  const seconds = last <= 12 ? {ticks: Array.from({length: last}, (_, i) => i + 1), tickFormat: String} : {};
   const marks = [
     ruleY([0]),
     line(points.filter((p) => p.complete), {x: "t_s", y: "y", z: "run", stroke: "colour", strokeWidth: 1.5,
@@ -41,7 +45,7 @@ export function plotRuns(spec, metric, {width = 640, document, standalone = fals
     marginRight: standalone ? (byThreads ? 90 : 170) : 20,  // room for the end labels
     marginBottom: 44,
     style: styleFor(standalone),
-    x: {label: "Time (s)", labelAnchor: "center", labelArrow: "none", labelOffset: 38},
+    x: {label: "Time (s)", labelAnchor: "center", labelArrow: "none", labelOffset: 38, ...seconds},
     y: {grid: true, zero: true, label: RUN_PANELS[metric] + suffix},
     color: {domain: colours, range: PALETTE, legend: !standalone && metric === "tps"},
     marks,
