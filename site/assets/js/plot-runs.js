@@ -16,8 +16,10 @@ export function plotRuns(spec, metric, {width = 640, document, standalone = fals
   const pcts = [...new Set(spec.runs.map((r) => r.latency_pct).filter((p) => p != null))];
   const suffix = metric === "latency_ms" && pcts.length === 1 ? `, ${pcts[0]}th percentile` : "";
   // samples come every whole second or more: on a short run, tick each second rather than 0.2 s steps
-  const last = Math.max(...points.map((p) => p.t_s));
-  const seconds = last <= 12 ? {ticks: Array.from({length: last}, (_, i) => i + 1), tickFormat: String} : {};
+  const times = points.map((p) => p.t_s);
+  const [first, last] = [Math.min(...times), Math.max(...times)];
+  const seconds = last - first <= 12
+    ? {ticks: Array.from({length: last - first + 1}, (_, i) => first + i), tickFormat: String} : {};
   const marks = [
     ruleY([0]),
     line(points.filter((p) => p.complete), {x: "t_s", y: "y", z: "run", stroke: "colour", strokeWidth: 1.5,
