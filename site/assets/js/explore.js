@@ -77,24 +77,40 @@ const measure = () => {
 
 let current = {};
 
+const whenIdle = window.requestIdleCallback ?? ((task) => setTimeout(task, 1));
+
 // The table body holds only the rows shown. Rows merely hidden would still be walked by every
 // style recalculation of a 10,000-row table; detached rows cost nothing until shown again.
+// After a change (gradual), the first FIRST rows are laid out with the chart, in the frame after
+// the change, and the rest when the browser is next idle: they are below the chart, out of view.
 const body = table.tBodies[0];
-function show(rows) {
-  const now = body.rows;
-  if (now.length === rows.length && rows.every((row, i) => now[i] === row)) return;
-  const fragment = document.createDocumentFragment();
-  for (const row of rows) fragment.append(row);
-  body.replaceChildren(fragment);
+const FIRST = 20;
+let target = [];
+function show(rows, {gradual}) {
+  if (rows.length === target.length && rows.every((row, i) => target[i] === row)) return;
+  target = rows;
+  const now = gradual ? rows.slice(0, FIRST) : rows;
+  body.replaceChildren(fragmentOf(now));
+  if (now.length < rows.length) {
+    whenIdle(() => {
+      if (target === rows) body.append(fragmentOf(rows.slice(FIRST)));
+    }, {timeout: 100});
+  }
 }
 
-function apply(state) {
+function fragmentOf(rows) {
+  const fragment = document.createDocumentFragment();
+  for (const row of rows) fragment.append(row);  // not append(...rows): "Show all" may be 100,000 rows
+  return fragment;
+}
+
+function apply(state, {gradual = true} = {}) {
   current = state;
   const entries = Object.entries(state);
   const matching = records.filter((r) => entries.every(([p, values]) => values.includes(r.facets[p])));
   chart(matching);
   const shown = showAll ? matching : matching.slice(0, LIMIT);
-  show(shown.map((r) => r.row));
+  show(shown.map((r) => r.row), {gradual});
   const cut = matching.length - shown.length;
   status.textContent = `${matching.length} of ${records.length} values${cut ? ` (showing the first ${shown.length})` : ""}.`;
   more.hidden = cut === 0;
@@ -104,7 +120,7 @@ function apply(state) {
 
 more.addEventListener("click", () => {
   showAll = true;
-  apply(current);
+  apply(current, {gradual: false});
 });
 
 // One point per coordinate: repeated runs are drawn once, as their mean with a min-max rule.
@@ -168,13 +184,16 @@ function chart(matching) {
   if (spread.length) {
     marks.push(ruleX(spread, {x: xField, y1: "low", y2: "high", stroke: "system", strokeWidth: 3, strokeOpacity: 0.45}));
   }
+  // Above 1,000 points, thin lines alone (the table below the chart holds every value): one dot
+  // and tooltip per point would cost more than the 50 ms redraw budget, and so would lines of
+  // Plot's default width (1.5 px lines take three times as long to rasterise as 1 px ones).
+  const dense = byThreads && drawn.length > 1000;
   if (byThreads) {
     const c = columns(drawn);
-    marks.push(line(drawn, {x: c.threads, y: c.value, stroke: c.system, z: c.line, title: c.name}));
+    marks.push(line(drawn, {x: c.threads, y: c.value, stroke: c.system, z: c.line, title: c.name,
+      strokeWidth: dense ? 1 : 1.5}));
   }
-  // Above 1,000 points, lines alone (the table beside the chart holds every value): one dot and
-  // tooltip per point would cost more than the 50 ms redraw budget.
-  if (!byThreads || drawn.length <= 1000) {
+  if (!dense) {
     marks.push(dot(drawn, {x: xField, y: "value", fill: "system", r: 4,
       title: (p) => `${p.name}: ${textOf(p)}`}));
   }
@@ -231,7 +250,6 @@ for (const th of table.tHead.rows[0].cells) {
 
 // Each view is recorded in the address when the browser is idle after its redraw: the address
 // bar is not part of the redraw, and under automation pushState takes ~10 ms on this page.
-const whenIdle = window.requestIdleCallback ?? ((task) => setTimeout(task, 1));
 const unrecorded = [];
 function record(state) {
   if (unrecorded.length === 0) {
@@ -272,4 +290,4 @@ new ResizeObserver(() => {
 measure();
 const initial = fromQuery();
 restore(initial);
-apply(initial);
+apply(initial, {gradual: false});
