@@ -119,6 +119,20 @@ def test_repeated_runs_are_drawn_once_with_their_spread(page, site_url):
     assert page.errors == []
 
 
+def test_lines_join_points_by_thread_count_whatever_the_table_order(page, site_url):
+    page.goto(f"{site_url}/explore/?study={MEASURED}&metric=tps")
+    for _ in range(2):  # ascending by value, then descending
+        page.get_by_role("button", name="value", exact=True).click()
+        paths = page.locator('#explore-chart g[aria-label="line"] path')
+        assert paths.count() == 4  # one per variant
+        for d in paths.evaluate_all("ps => ps.map((p) => p.getAttribute('d'))"):
+            xs = [float(step.split(",")[0]) for step in d.replace("L", " ").replace("M", "").split()]
+            assert len(xs) == 3 and xs == sorted(xs)  # 1, 2 and 4 threads, left to right
+    titles = paths.locator("title").all_text_contents()
+    assert "doublewrite on, uncompressed" in titles
+    assert page.errors == []
+
+
 def test_cite_box_follows_the_view(page, site_url):
     page.goto(f"{site_url}/explore/?study={GRAID}")
     page.locator("#view-cite summary").click()

@@ -2,7 +2,8 @@
 // from the page (rendered by Hugo from the exported data); the filter state lives in the URL
 // as short parameters (?raid_level=6,10&state=rebuilding), and back/forward restore it. On the
 // embed page (form[data-embed]) the view comes from the URL alone.
-import {dot, line, plot, ruleX, ruleY} from "@observablehq/plot";
+import {dot, plot, ruleX, ruleY} from "@observablehq/plot";
+import {extent, lines, seriesOf} from "./lines.js";
 import {BASE_STYLE, PALETTE} from "./palette.js";
 import {citeView} from "./view-cite.js";
 
@@ -137,22 +138,6 @@ function points(matching) {
   return out;
 }
 
-// Channels handed to Plot as arrays, which it uses as they are: a field name costs Plot a pass
-// over every point per channel (a quarter of the drawing time at 10,000 points).
-function columns(drawn) {
-  const n = drawn.length;
-  const c = {threads: new Float64Array(n), value: new Float64Array(n), system: new Array(n), line: new Array(n),
-    name: new Array(n)};
-  drawn.forEach((p, i) => {
-    c.threads[i] = p.threads;
-    c.value[i] = p.value;
-    c.system[i] = p.system;
-    c.line[i] = p.line;
-    c.name[i] = p.name;
-  });
-  return c;
-}
-
 // More series than this: no legend (it would be a wall of swatches, and costs ~10 ms to lay
 // out); each line and dot names its system on hover, and the table lists every value.
 const LEGEND_MAX = 12;
@@ -188,10 +173,13 @@ function chart(matching) {
   // and tooltip per point would cost more than the 50 ms redraw budget, and so would lines of
   // Plot's default width (1.5 px lines take three times as long to rasterise as 1 px ones).
   const dense = byThreads && drawn.length > 1000;
+  let yDomain;  // left to Plot, unless lines are drawn (a function mark gives Plot nothing to infer it from)
   if (byThreads) {
-    const c = columns(drawn);
-    marks.push(line(drawn, {x: c.threads, y: c.value, stroke: c.system, z: c.line, title: c.name,
-      strokeWidth: dense ? 1 : 1.5}));
+    const [low, high] = extent(drawn.map((p) => p.value), spread.map((p) => p.low), spread.map((p) => p.high));
+    x.domain = [threads[0], threads.at(-1)];
+    yDomain = [Math.min(0, low), Math.max(0, high)];
+    const series = seriesOf(drawn, {x: "threads", y: "value", z: "line", stroke: "system", title: "name"});
+    marks.push(lines(series, {strokeWidth: dense ? 1 : 1.5}));
   }
   if (!dense) {
     marks.push(dot(drawn, {x: xField, y: "value", fill: "system", r: 4,
@@ -199,7 +187,7 @@ function chart(matching) {
   }
   canvas.replaceChildren(plot({
     width, height: 340, marginLeft: 64, marginBottom: byThreads ? 40 : 80,
-    style: BASE_STYLE, x, y: {grid: true, zero: true, label: [...metrics][0]},
+    style: BASE_STYLE, x, y: {grid: true, zero: true, label: [...metrics][0], domain: yDomain},
     color: {domain: systems, range: PALETTE, legend: systems.length <= LEGEND_MAX}, marks,
   }));
   caption.textContent = `${[...metrics][0]} in ${matching[0].row.cells[0].querySelector("a").title}` +
