@@ -174,7 +174,7 @@ function chart(matching) {
   }
   // Above 1,000 points, thin lines alone (the table below the chart holds every value): one dot
   // and tooltip per point would cost more than the 50 ms redraw budget, and so would lines of
-  // Plot's default width (1.5 px lines take three times as long to rasterise as 1 px ones).
+  // Plot's default width (1.5 px lines take three times as long to rasterise in software as 1 px).
   const dense = byThreads && drawn.length > 1000;
   let yDomain;  // left to Plot, unless lines are drawn (a function mark gives Plot nothing to infer it from)
   if (byThreads) {
