@@ -43,7 +43,8 @@ export function lines(series, {strokeWidth = 1.5} = {}) {
       let d = "";
       let gap = true;  // a point that cannot be placed breaks the line, as in Plot
       for (const [x, y] of s.xy) {
-        const [px, py] = [scales.x(x), scales.y(y)];
+        const px = scales.x(x);
+        const py = scales.y(y);
         if (!Number.isFinite(px) || !Number.isFinite(py)) {
           gap = true;
           continue;
@@ -51,9 +52,10 @@ export function lines(series, {strokeWidth = 1.5} = {}) {
         d += `${gap ? "M" : "L"}${px.toFixed(1)},${py.toFixed(1)}`;
         gap = false;
       }
+      const title = svg("title");
+      title.textContent = s.title;
       const path = svg("path", {d, stroke: scales.color(s.stroke)});
-      path.append(svg("title"));
-      path.firstChild.textContent = s.title;
+      path.append(title);
       g.append(path);
     }
     return g;
