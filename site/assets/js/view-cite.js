@@ -1,5 +1,9 @@
 // Keep the links of a view that lives in the query string on the current query: "link to this
 // view" links (also the embed page's link back) and the "Cite / embed this view" box.
+// The iframe snippet is HTML text: a value put into it is escaped for HTML (as the template's
+// embed-snippet.html does), so that a query can never close the attribute.
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 export function citeView(query, {csv} = {}) {
   for (const link of document.querySelectorAll("a[data-view-link]")) {
     link.href = `${new URL(link.getAttribute("href"), location.href).pathname}${query}`;
@@ -9,7 +13,7 @@ export function citeView(query, {csv} = {}) {
   const embedUrl = box.dataset.embedUrl + query;
   box.querySelector("a[data-view-embed]").href = embedUrl;
   const iframe = box.querySelector("input[data-view-iframe]");
-  iframe.value = iframe.value.replace(/src="[^"]*"/, `src="${embedUrl}"`);
+  iframe.value = iframe.value.replace(/src="[^"]*"/, () => `src="${escapeHtml(embedUrl)}"`);
   const link = box.querySelector("a[data-view-csv]");
   if (link && csv) {
     link.onclick = () => {

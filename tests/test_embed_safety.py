@@ -1,0 +1,111 @@
+"""Embed snippets and standalone SVGs are safe to paste into another site, whatever a bundle's titles hold.
+
+Every bundle of the site gets a hostile study title, table titles and system labels; the site is built
+from them, every iframe snippet it offers (study, facet, Explore and Compare pages, with a hostile query
+too) is pasted into a page of its own, and so is every standalone SVG. None may fire a dialog or carry a
+live event-handler attribute, and each must still say its title as text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+import yaml
+
+from conftest import copy_project, serve_folder
+from ingest.build import build_site
+
+PAYLOAD = """'" onload="alert(1)"></iframe><img src=x onerror=alert(2)><svg onload=alert(3)>&amp; """
+BUNDLES = ["graid-supremeraid-mysql-2023", "measured-mariadb-2core-vm", "netapp-tr3693-mysql-2010"]
+
+
+def _poison(path) -> None:
+    bundle = yaml.safe_load(path.read_text(encoding="utf-8"))
+    bundle["title"] = PAYLOAD + bundle["title"]
+    bundle.pop("anchors", None)  # its aliases are already resolved in the loaded data
+    for result in bundle["results"]:
+        if "title" in result:
+            result["title"] = PAYLOAD + result["title"]
+    for system in bundle["systems"]:
+        system["label"] = PAYLOAD + system["label"]
+    path.write_text(yaml.safe_dump(bundle, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory):
+    layout = copy_project(tmp_path_factory.mktemp("hostile"))
+    for folder in layout.data.iterdir():
+        if folder.name in BUNDLES:
+            _poison(folder / "bundle.yaml")
+        else:
+            shutil.rmtree(folder)
+    server = serve_folder(layout.public)  # started first: the build is given its address, as Netlify's URL
+    base = f"http://127.0.0.1:{server.server_port}"
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("URL", base)
+        env.delenv("DEPLOY_PRIME_URL", raising=False)
+        build_site(layout)
+    yield layout, base
+    server.shutdown()
+
+
+def _paste(page, markup: str) -> dict:
+    """Put ``markup`` into a plain page of its own (no CSP); count dialogs and live on* attributes."""
+    dialogs = []
+    page.goto("about:blank")
+
+    def dialog(d) -> None:
+        dialogs.append(d.message)
+        d.dismiss()
+
+    page.on("dialog", dialog)
+    page.set_content(f"<!doctype html><html><body>{markup}</body></html>")
+    page.wait_for_timeout(50)
+    page.remove_listener("dialog", dialog)
+    handlers = page.evaluate("""() => [...document.querySelectorAll('*')]
+        .flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName} ${a.name}`))""")
+    return {"dialogs": dialogs, "handlers": handlers}
+
+
+def _snippets(page, url: str) -> list[str]:
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    return page.eval_on_selector_all("details.cite input[readonly]", "els => els.map((e) => e.value)")
+
+
+def test_every_snippet_pastes_as_an_iframe_and_nothing_else(hostile_site, page):
+    layout, base = hostile_site
+    paths = ["/compare/", "/compare/?series=%22%3E%3Cimg%20src=x%20onerror=alert(3)%3E",
+             "/explore/", "/explore/?study=%22%3E%3Cimg%20src=x%20onerror=alert(4)%3E&metric=tps"]
+    paths += [f"/studies/{name}/" for name in BUNDLES]
+    paths += [f"/{facet}/" for facet in ("raid-level", "protocol", "doublewrite", "compression", "array-state")]
+    offered = {path: _snippets(page, base + path) for path in paths}
+    assert {path for path, snippets in offered.items() if snippets} >= {
+        "/studies/graid-supremeraid-mysql-2023/", "/studies/measured-mariadb-2core-vm/", "/raid-level/",
+        "/doublewrite/", "/explore/", "/compare/"}
+    for path, snippets in offered.items():
+        for snippet in snippets:
+            result = _paste(page, snippet)
+            assert result == {"dialogs": [], "handlers": []}, (path, snippet)
+            assert page.eval_on_selector_all("body > *", "els => els.map((e) => e.tagName)") == ["IFRAME"], snippet
+            title = page.get_attribute("iframe", "title")
+            assert path.startswith(("/explore", "/compare")) or PAYLOAD in title, (path, title)
+            src = page.get_attribute("iframe", "src")
+            assert src.startswith(base + "/embed/")
+            if "onerror" in path:  # the view's query is carried into the snippet, as text
+                assert src.startswith(base + "/embed/explore/?study=") or src == base + "/embed/compare/", src
+
+
+def test_every_standalone_svg_pastes_inline_without_live_markup(hostile_site, page):
+    layout, _ = hostile_site
+    charts = json.loads((layout.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
+    assert len(charts) > 10
+    for chart in charts:
+        svg = (layout.public / chart["svg"].lstrip("/")).read_text(encoding="utf-8")
+        result = _paste(page, re.sub(r"^<\?xml[^>]*\?>", "", svg))
+        assert result == {"dialogs": [], "handlers": []}, chart["id"]
+        assert page.text_content("svg > title") == chart["title"]
+        assert PAYLOAD in chart["title"]
