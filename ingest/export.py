@@ -252,9 +252,8 @@ def export_site_data(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[d
         }
         doc["runs_charts"] = _runs_charts(bundle["id"], doc["runs"])
         doc["traces"] = _traces(con, study["study"], doc["runs"])
-        doc["claims"] = _rows(con, "SELECT claim, kind, text, source, stated, unit, round(computed, 2) AS computed, "
-                                   "verdict, formula, reason FROM claims WHERE study = ? ORDER BY position",
-                              [study["study"]])
+        doc["claims"] = _rows(con, "SELECT * EXCLUDE (study, position) REPLACE (round(computed, 2) AS computed) "
+                                   "FROM claims WHERE study = ? ORDER BY position", [study["study"]])
         path = out_dir / "studies" / f"{study['study']}.json"
         path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
         docs.append(doc)
