@@ -13,7 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from .export import export_all
+from .publish import export_all
 from .load import build_database
 from .problems import BundleError
 from .validate import validate_paths

@@ -18,6 +18,7 @@ import duckdb
 from schema.models import Artifact, Bundle, Derived, Provenance, ResultTable
 
 from .claims import FormulaError, usable_fraction
+from .fields import results_columns_sql
 from .align import rebuild_figures, run_seconds, trace_array
 from .parsers.mdstat import array_state
 from .validate import LoadedBundle
@@ -247,8 +248,9 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
     try:
         con = duckdb.connect(str(tmp))
         try:
-            for name in ("schema.sql", "results.sql"):
-                con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
+            con.execute((SQL_DIR / "schema.sql").read_text(encoding="utf-8"))
+            con.execute((SQL_DIR / "results.sql").read_text(encoding="utf-8").replace("{fields}", results_columns_sql()))
+            con.execute((SQL_DIR / "publish.sql").read_text(encoding="utf-8"))
             for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
                 rows = _bundle_rows(loaded)
                 for table in ("studies", "sources", "systems", "workloads", "measurements", "artifacts",

@@ -61,13 +61,13 @@ def test_chart_only_for_one_study_and_one_metric(page, site_url):
 
 def test_columns_sort(page, site_url):
     page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps")
-    page.get_by_role("button", name="value", exact=True).click()
+    page.get_by_role("button", name="Value", exact=True).click()
     # 24 optimal + 20 rebuilding per-user TPS + 4 recovery TPS; sorting lays out the first 20 at once
     expect(_visible(page)).to_have_count(48)
     values = [float(v) for v in _visible(page).evaluate_all("rows => rows.map((r) => r.dataset.value)")]
     assert values == sorted(values)
     assert page.locator('th[data-key="value"]').get_attribute("aria-sort") == "ascending"
-    page.get_by_role("button", name="value", exact=True).click()
+    page.get_by_role("button", name="Value", exact=True).click()
     expect(_visible(page)).to_have_count(48)
     values = [float(v) for v in _visible(page).evaluate_all("rows => rows.map((r) => r.dataset.value)")]
     assert values == sorted(values, reverse=True)
@@ -122,7 +122,7 @@ def test_repeated_runs_are_drawn_once_with_their_spread(page, site_url):
 def test_lines_join_points_by_thread_count_whatever_the_table_order(page, site_url):
     page.goto(f"{site_url}/explore/?study={MEASURED}&metric=tps")
     for _ in range(2):  # ascending by value, then descending
-        page.get_by_role("button", name="value", exact=True).click()
+        page.get_by_role("button", name="Value", exact=True).click()
         paths = page.locator('#explore-chart g[aria-label="line"] path')
         assert paths.count() == 4  # one per variant
         for d in paths.evaluate_all("ps => ps.map((p) => p.getAttribute('d'))"):
@@ -138,7 +138,8 @@ def test_cite_box_follows_the_view(page, site_url):
     page.locator("#view-cite summary").click()
     page.locator('fieldset[data-param="state"] input[value="rebuilding"]').check()
     snippet = page.locator("#view-cite input[data-view-iframe]").input_value()
-    assert f'/embed/explore/?study={GRAID}&state=rebuilding"' in snippet and snippet.startswith("<iframe src=")
+    # the snippet is HTML: the query's "&" is written as "&amp;"
+    assert f'/embed/explore/?study={GRAID}&amp;state=rebuilding"' in snippet and snippet.startswith("<iframe src=")
     with page.expect_download() as download:
         page.locator("#view-cite a[data-view-csv]").click()
     lines = open(download.value.path(), encoding="utf-8").read().splitlines()

@@ -74,3 +74,15 @@ def test_raid_level_page_draws_ratio_charts(page, site_url):
     page.goto(site_url + "/raid-level/")
     assert page.locator("figure[data-chart]").count() == 2
     assert page.locator('figure[data-chart] g[aria-label="line"] path').first.is_visible()
+
+
+def test_facet_tables_show_each_value_s_kind_and_facet(page, site_url):
+    """The derived iSCSI figure reads "derived" on /protocol/; /array-state/ names each value's state."""
+    page.goto(site_url + "/protocol/")
+    iscsi = page.locator("table.facet-table tr", has=page.locator('th:has-text("iSCSI")'))
+    assert iscsi.locator("td").first.text_content() == "iscsi"
+    assert iscsi.locator("data").get_attribute("data-kind") == "derived"
+    assert page.locator('table.facet-table data[data-kind="exact"]').count() == 2  # FCP and NFS, as printed
+    page.goto(site_url + "/array-state/")
+    states = page.locator("table.facet-table tbody td:first-of-type").all_text_contents()
+    assert states and set(states) == {"rebuilding"}

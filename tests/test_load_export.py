@@ -10,7 +10,8 @@ import duckdb
 import pytest
 
 from ingest import load as load_module
-from ingest.export import RESULT_COLUMNS, export_all
+from ingest.publish import export_all
+from ingest.fields import keys
 from ingest.load import build_database
 from ingest.validate import validate_paths
 from schema import SCHEMA_PATH, json_schema
@@ -96,11 +97,11 @@ def test_summary_table_equals_the_seed(csv_rows):
 
 def test_csv_has_the_required_columns_in_order(exported):
     header = (exported / "static" / "data" / "results.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert header.split(",") == RESULT_COLUMNS
+    assert header.split(",") == keys("download")
     required = ["study", "source", "system", "raid_level", "drives", "chunk_kib", "protocol", "doublewrite",
                 "compression", "device", "benchmark", "threads", "state", "metric", "unit", "value",
                 "value_kind", "provenance"]
-    assert set(required) <= set(RESULT_COLUMNS)
+    assert set(required) <= set(keys("download"))
 
 
 def test_facets_come_from_the_system(csv_rows):
@@ -167,3 +168,35 @@ def test_a_failed_load_leaves_the_previous_database(database, tmp_path, monkeypa
 def test_json_schema_is_up_to_date():
     on_disk = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     assert on_disk == json_schema(), "schema/bundle.schema.json is stale: run 'make schema'"
+
+
+def test_a_facet_is_one_registry_entry(database, tmp_path, monkeypatch):
+    """Give the filesystem field the filter role: Explore offers it, and every row carries its value."""
+    from ingest import fields as fields_module
+    from ingest.publish.explore import export_explore
+
+    registry = fields_module.registry()
+    patched = registry.model_copy(update={"fields": tuple(
+        f.model_copy(update={"roles": (*f.roles, "filter")}) if f.key == "filesystem" else f
+        for f in registry.fields)})
+    monkeypatch.setattr(fields_module, "registry", lambda: patched)
+    con = duckdb.connect(str(database), read_only=True)
+    try:
+        export_explore(con, out_dir=tmp_path)
+    finally:
+        con.close()
+    explore = json.loads((tmp_path / "explore.json").read_text(encoding="utf-8"))
+    facet = next(f for f in explore["facets"] if f["param"] == "filesystem")
+    assert facet["label"] == "Filesystem" and "ext4" in facet["values"] and "xfs" in facet["values"]
+    assert {r["filesystem"] for r in explore["rows"]} - {None} == set(facet["values"])
+
+
+def test_buffer_pool_ratio_has_one_rounding(database, exported):
+    """Buffer pool over data size: 4 places in the download and on the study page (one SQL macro)."""
+    doc = json.loads((exported / "data" / "studies" / f"{GRAID}.json").read_text(encoding="utf-8"))
+    con = duckdb.connect(str(database), read_only=True)
+    try:
+        (ratio,) = con.execute("SELECT DISTINCT buffer_pool_to_data FROM results WHERE study = ?", [GRAID]).fetchone()
+    finally:
+        con.close()
+    assert doc["workloads"][0]["buffer_pool_to_data"] == ratio == 0.3125

@@ -1,40 +1,12 @@
 -- The published shape: one row per value, with the facets of the system it was measured on.
+-- Its columns are the fields of schema/fields.yaml, put in place of the braces below.
+
+-- Buffer pool over the stated data size: derived, approximate, four places.
+CREATE MACRO buffer_pool_to_data(pool_mib, data_gb) AS round(pool_mib / 1024 / data_gb, 4);
+
 CREATE VIEW results AS
-SELECT
-    m.study,
-    m.source,
-    m.system,
-    s.label              AS system_label,
-    s.storage_product,
-    s.raid_level,
-    s.drives,
-    s.chunk_kib,
-    s.protocol,
-    s.doublewrite,
-    s.compression,
-    s.device,
-    s.filesystem,
-    s.db_version,
-    s.usable_capacity,
-    round(s.buffer_pool_mib / 1024 / w.data_gb, 4) AS buffer_pool_to_data,
-    w.tool || ' ' || w.test AS benchmark,
-    m.threads,
-    m.state,
-    m.metric,
-    m.unit,
-    m.value,
-    m.value_text,
-    m.value_kind,
-    m.provenance,
-    m.printed_as,
-    m.correction,
-    m.spread_cv,
-    m.result,
-    m.result_index,
-    m.row_label,
-    m.column_label,
-    m.row_index,
-    m.col_index
+SELECT {fields}
 FROM measurements AS m
-JOIN systems   AS s USING (study, system)
-JOIN workloads AS w USING (study, workload);
+JOIN studies   AS st USING (study)
+JOIN systems   AS s  USING (study, system)
+JOIN workloads AS w  USING (study, workload);

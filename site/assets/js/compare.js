@@ -64,7 +64,7 @@ function showValues(ids) {
     return;
   }
   const key = shared[0];
-  const [metric, unit, state] = key.split("|");
+  const {metric, unit, state} = shown.find((row) => row.dataset.key === key).dataset;
   // repeated runs of a series at one coordinate are drawn once: their mean, with a min-max bar
   const seen = new Set();
   const points = [];

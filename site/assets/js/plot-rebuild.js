@@ -4,8 +4,6 @@
 import {line, plot, rectX, ruleY, text} from "@observablehq/plot";
 import {PALETTE, styleFor} from "./palette.js";
 
-export const REBUILD_PANELS = {percent: "Rebuild progress (%)", speed_kib_s: "Kernel speed (KiB/s)"};
-
 export function plotRebuild(spec, metric, {width = 640, document, standalone = false} = {}) {
   const samples = spec.samples.filter((s) => s[metric] != null);
   const bands = spec.runs.map((r) => ({...r, fill: r.flag ? "#D55E00" : PALETTE[5]}));
@@ -18,7 +16,7 @@ export function plotRebuild(spec, metric, {width = 640, document, standalone = f
     style: styleFor(standalone),
     x: {label: "Time since the first sample (s)", labelAnchor: "center", labelArrow: "none",
       labelOffset: 38},
-    y: {grid: true, zero: true, label: REBUILD_PANELS[metric], domain: metric === "percent" ? [0, 100] : undefined},
+    y: {grid: true, zero: true, label: spec.panels.find((p) => p.key === metric).label, domain: metric === "percent" ? [0, 100] : undefined},
     marks: [
       rectX(bands, {x1: "start_s", x2: "end_s", fill: "fill", fillOpacity: 0.2, title: (r) => r.flag ?? r.label}),
       metric === "percent"

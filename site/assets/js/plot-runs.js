@@ -6,8 +6,6 @@ import {line, plot, ruleY, text} from "@observablehq/plot";
 import {endLabels} from "./end-labels.js";
 import {PALETTE, styleFor} from "./palette.js";
 
-export const RUN_PANELS = {tps: "Transactions per second", latency_ms: "Latency (ms)"};
-
 export function plotRuns(spec, metric, {width = 640, document, standalone = false} = {}) {
   const byThreads = spec.colour === "threads";
   const colours = [...new Set(spec.runs.map((r) => r.colour))];  // runs come ordered by thread count
@@ -48,7 +46,7 @@ export function plotRuns(spec, metric, {width = 640, document, standalone = fals
     marginBottom: 44,
     style: styleFor(standalone),
     x: {label: "Time (s)", labelAnchor: "center", labelArrow: "none", labelOffset: 38, ...seconds},
-    y: {grid: true, zero: true, label: RUN_PANELS[metric] + suffix},
+    y: {grid: true, zero: true, label: spec.panels.find((p) => p.key === metric).label + suffix},
     color: {domain: colours, range: PALETTE, legend: !standalone && metric === "tps"},
     marks,
   });

@@ -2,7 +2,8 @@
 // view" links (also the embed page's link back) and the "Cite / embed this view" box.
 // The iframe snippet is HTML text: a value put into it is escaped for HTML (as the template's
 // embed-snippet.html does), so that a query can never close the attribute.
-const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"};
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 export function citeView(query, {csv} = {}) {
   for (const link of document.querySelectorAll("a[data-view-link]")) {

@@ -18,7 +18,6 @@ from typing import Iterator
 BY_X_COLUMNS = ["series", "x", "value", "value_text", "low", "high", "unit", "state", "value_kind", "provenance"]
 RUN_COLUMNS = ["run", "t_s", "metric", "value", "latency_pct", "status", "provenance"]
 REBUILD_COLUMNS = ["element", "t_s", "t_end_s", "time", "state", "metric", "value", "label", "flag", "provenance"]
-PANEL_NAMES = {"tps": "TPS", "latency_ms": "latency", "percent": "progress", "speed_kib_s": "kernel speed"}
 
 
 def _num(value) -> str:
@@ -41,15 +40,16 @@ def _runs(doc: dict) -> Iterator[dict]:
     for chart in doc["runs_charts"]:
         if not chart["drawn"]:
             continue
-        for metric in chart["panels"]:
+        for panel in chart["panels"]:
+            metric = panel["key"]
             rows = [[run["label"], s["t_s"], metric, _num(s[metric]),
                      _num(s["latency_pct"]) if metric == "latency_ms" else "",
                      "finished" if run["complete"] else "unfinished",
                      f"{doc['id']}/{run['path']}, interval report at {s['t_s']} s"]
                     for run in chart["runs"] for s in run["intervals"] if s[metric] is not None]
             yield {
-                "id": f"{chart['embed_prefix']}--{metric}", "part": PANEL_NAMES[metric], "study": doc["id"],
-                "title": f"{chart['title']} ({PANEL_NAMES[metric]}): {doc['title']}",
+                "id": f"{chart['embed_prefix']}--{metric}", "part": panel["name"], "study": doc["id"],
+                "title": f"{chart['title']} ({panel['name']}): {doc['title']}",
                 "full_page": f"/studies/{doc['id']}/#{chart['id']}", "renderer": "runs", "spec": chart,
                 "option": metric, "columns": RUN_COLUMNS, "rows": rows,
             }
@@ -57,7 +57,8 @@ def _runs(doc: dict) -> Iterator[dict]:
 
 def _rebuilds(doc: dict) -> Iterator[dict]:
     for trace in doc["traces"]:
-        for metric in trace["panels"]:
+        for panel in trace["panels"]:
+            metric = panel["key"]
             where = f"{doc['id']}/{trace['path']}"
             rows = [["run", r["start_s"], r["end_s"], r["started"], "", "tps", r["tps"] or "", r["label"], r["flag"] or "",
                      f"{doc['id']}/{r['path']}: started as the bundle states, length from the log's total time"]
@@ -65,8 +66,8 @@ def _rebuilds(doc: dict) -> Iterator[dict]:
             rows += [["sample", s["t_s"], "", s["time"], s["state"], metric, _num(s[metric]), trace["array"], "",
                       f"{where}, snapshot at {s['time']}"] for s in trace["samples"] if s[metric] is not None]
             yield {
-                "id": f"{trace['embed_prefix']}--{metric}", "part": PANEL_NAMES[metric], "study": doc["id"],
-                "title": f"{trace['title']} ({PANEL_NAMES[metric]}): {doc['title']}",
+                "id": f"{trace['embed_prefix']}--{metric}", "part": panel["name"], "study": doc["id"],
+                "title": f"{trace['title']} ({panel['name']}): {doc['title']}",
                 "full_page": f"/studies/{doc['id']}/#rebuild-{trace['artifact']}", "renderer": "rebuild",
                 "spec": trace, "option": metric, "columns": REBUILD_COLUMNS, "rows": rows,
             }

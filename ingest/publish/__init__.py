@@ -1,0 +1,36 @@
+"""Publish step: write the downloads and the data the Hugo site reads, from the database only, one
+module per page family (downloads, study, explore, facets, compare, embeds) over the SQL views of
+ingest/sql/publish.sql. Everything the site shows about results comes out of DuckDB here, so the
+pages, the downloads and the database cannot disagree."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+
+from ..fields import as_data
+from .compare import export_compare
+from .downloads import export_downloads
+from .embeds import export_embeds
+from .explore import export_explore
+from .facets import export_facets
+from .study import export_studies
+
+
+def export_all(*, db_path: Path, out_dir: Path) -> None:
+    """Write ``out_dir/static/data/*`` (downloads) and ``out_dir/data/*.json`` (site data)."""
+    con = duckdb.connect(str(db_path), read_only=True)
+    try:
+        export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
+        data = out_dir / "data"
+        docs = export_studies(con, out_dir=data)
+        (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
+        export_explore(con, out_dir=data)
+        facets = export_facets(con, docs, out_dir=data)
+        export_compare(con, out_dir=data)
+        export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,
+                      specs_path=out_dir / "embed-specs.json")
+    finally:
+        con.close()

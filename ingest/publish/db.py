@@ -1,0 +1,28 @@
+"""Reading the database for the publish step: rows as dicts, in the order values are printed."""
+
+from __future__ import annotations
+
+import duckdb
+
+RESULT_ORDER = "study, result_index, row_index, col_index"
+
+
+def rows(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[dict]:
+    cur = con.execute(sql, params or [])
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+def coordinates(con: duckdb.DuckDBPyConnection, where: str = "TRUE", params: list | None = None) -> list[dict]:
+    """Rows of the coordinates view (one value per study, system, metric, unit, state and load)."""
+    return rows(con, f"SELECT * EXCLUDE (position) FROM coordinates WHERE {where} ORDER BY study, position", params)
+
+
+def group_of(row: dict) -> dict | None:
+    """Take a row of the values_at view's coordinate columns off it: for repeated runs, the group
+    (key, mean, text, lowest, highest, count) that charts draw once; otherwise None."""
+    mean = {k: row.pop(k) for k in ("runs", "mean", "mean_text", "low", "high")}
+    if not mean["runs"] or mean["runs"] < 2:
+        return None
+    return {"key": "|".join(str(row[k]) for k in ("metric", "unit", "state", "threads")), "mean": mean["mean"],
+            "text": mean["mean_text"], "low": mean["low"], "high": mean["high"], "runs": mean["runs"]}

@@ -1,0 +1,25 @@
+"""The downloads: results.csv and results.parquet (the registry's download fields), claims.csv and
+the database itself."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+
+from ..fields import keys
+from .db import RESULT_ORDER
+
+# claims.csv: "claim" holds the wording; the claim's id is in "id"
+CLAIMS = ("SELECT study, text AS claim, source, stated, round(computed, 4) AS computed, verdict, formula, unit, "
+          "kind, reason, claim AS id FROM claims ORDER BY study, position")
+
+
+def export_downloads(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    con.execute(f"COPY ({CLAIMS}) TO '{(out_dir / 'claims.csv').as_posix()}' (HEADER, DELIMITER ',')")
+    select = f"SELECT {', '.join(keys('download'))} FROM results ORDER BY {RESULT_ORDER}"
+    con.execute(f"COPY ({select}) TO '{(out_dir / 'results.csv').as_posix()}' (HEADER, DELIMITER ',')")
+    con.execute(f"COPY ({select}) TO '{(out_dir / 'results.parquet').as_posix()}' (FORMAT PARQUET)")
+    shutil.copyfile(db_path, out_dir / "benchmarks.duckdb")

@@ -1,0 +1,31 @@
+"""Explore: every value with its filter fields (as pages write them) and, for repeated runs, the
+coordinate they share, so the chart draws them once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+
+from ..fields import fields
+from .db import RESULT_ORDER, group_of, rows
+
+# Besides the filter and table fields, each row carries these (the study's title for its link).
+ROW_COLUMNS = ["study_title", "system", "system_label", "threads", "unit", "value", "value_text", "value_kind",
+               "provenance", "result"]
+
+
+def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
+    shown = [f for f in fields() if ("filter" in f.roles or "column" in f.roles) and f.key not in ROW_COLUMNS]
+    select = ", ".join([f"r.{c}" for c in ROW_COLUMNS] + [f"{f.shown('r.' + f.key)} AS {f.key}" for f in shown])
+    table = rows(con, f"SELECT {select}, runs, mean, mean_text, low, high FROM values_at AS r ORDER BY {RESULT_ORDER}")
+    for r in table:
+        r["group"] = group_of(r)
+    facets = []
+    for f in fields("filter"):
+        values = [v for (v,) in con.execute(f"SELECT DISTINCT {f.shown(f.key)} AS v FROM results "
+                                            "WHERE v IS NOT NULL ORDER BY v").fetchall()]
+        facets.append({"param": f.key, "label": f.label, "values": values})
+    (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": table}, ensure_ascii=False),
+                                          encoding="utf-8")

@@ -1,0 +1,94 @@
+"""The runs of a study (sysbench logs) with their interval samples, the charts of those samples over
+time, and the rebuild traces (mdstat) with the runs that overlap them placed on their clock."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import duckdb
+
+from ..fields import panels
+from .db import rows
+
+MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
+
+
+def threads_text(threads: int | None) -> str:
+    return f"{threads} thread{'' if threads == 1 else 's'}"
+
+
+def _by(items: list[dict], key: str) -> dict:
+    out: dict = {}
+    for item in items:
+        out.setdefault(item[key], []).append(item)
+    return out
+
+
+def study_runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) -> list[dict]:
+    runs = rows(con, "SELECT * FROM runs WHERE study = ? ORDER BY system, threads, artifact", [study])
+    values = _by(rows(con, "SELECT result, metric, value_text, provenance FROM measurements "
+                           "WHERE study = ? AND value_kind = 'measured'", [study]), "result")
+    samples = _by(rows(con, "SELECT artifact, t_s, tps, latency_ms, latency_pct FROM intervals "
+                            "WHERE study = ? ORDER BY artifact, t_s", [study]), "artifact")
+    for run in runs:
+        run["system_label"] = labels[run["system"]]
+        run["values"] = {v["metric"]: {"text": v["value_text"], "provenance": v["provenance"]}
+                         for v in values.get(run["artifact"], [])}
+        run["intervals"] = [{k: s[k] for k in ("t_s", "tps", "latency_ms", "latency_pct")}
+                            for s in samples.get(run["artifact"], [])]
+        pcts = {s["latency_pct"] for s in run["intervals"] if s["latency_pct"] is not None}
+        run["latency_pct"] = pcts.pop() if len(pcts) == 1 else None
+        run["label"] = (f"{run['artifact']}: {run['system_label']}, {threads_text(run['threads'])}"
+                        + ("" if run["complete"] else " (unfinished)"))
+    return runs
+
+
+def runs_charts(study: str, runs: list[dict]) -> list[dict]:
+    """The runs-over-time charts: one chart of every run with interval samples, one line each; or,
+    with more runs than can be told apart, one chart per system, its runs coloured by thread count
+    (repeated runs of one configuration share a colour). A chart with still too many colours is
+    listed but not drawn."""
+    drawn = [r for r in runs if r["intervals"]]
+    if not drawn:
+        return []
+    if len(drawn) <= MAX_RUNS_DRAWN:
+        parts = [("runs-over-time", "Interval samples over time", "run", drawn)]
+    else:
+        by_system = _by(drawn, "system")
+        parts = [(f"runs-over-time-{system}", f"Interval samples over time: {mine[0]['system_label']}", "threads",
+                  mine) for system, mine in by_system.items()]
+    charts = []
+    for chart_id, title, colour, mine in parts:
+        colours = len(mine) if colour == "run" else len({r["threads"] for r in mine})
+        charts.append({
+            "id": chart_id, "embed_prefix": f"{study}--{chart_id}", "title": title, "colour": colour,
+            "drawn": colours <= MAX_RUNS_DRAWN, "panels": panels("runs"),
+            "runs": [{**{k: r[k] for k in ("artifact", "path", "label", "complete", "latency_pct", "intervals")},
+                      "colour": r["label"] if colour == "run" else threads_text(r["threads"])} for r in mine]})
+    return charts
+
+
+def traces(con: duckdb.DuckDBPyConnection, study: str, runs: list[dict]) -> list[dict]:
+    """Rebuild stories: each trace's samples, with the runs that overlap it placed on its clock."""
+    samples_of = _by(rows(con, "SELECT artifact, t_s, time, state, operation, percent, speed_kib_s, array_name "
+                               "FROM trace_samples WHERE study = ? ORDER BY artifact, t_s", [study]), "artifact")
+    out = []
+    for artifact, samples in samples_of.items():
+        samples = [{k: v for k, v in s.items() if k != "artifact"} for s in samples]
+        start = datetime.fromisoformat(samples[0]["time"]) - timedelta(seconds=samples[0]["t_s"])
+        windows = []
+        for run in runs:
+            if run["trace"] != artifact or not run["started"] or run["elapsed_s"] is None:
+                continue
+            begin = (datetime.fromisoformat(run["started"].replace("Z", "+00:00")) - start).total_seconds()
+            tps = run["values"].get("tps", {}).get("text")
+            windows.append({"label": run["label"], "start_s": begin, "end_s": begin + run["elapsed_s"],
+                            "tps": tps, "flag": run["state_flag"], "path": run["path"], "started": run["started"]})
+        values = rows(con, "SELECT metric, value_text, unit, provenance FROM measurements "
+                           "WHERE study = ? AND result = ? ORDER BY col_index", [study, artifact])
+        (path,) = con.execute("SELECT path FROM artifacts WHERE study = ? AND artifact = ?", [study, artifact]).fetchone()
+        out.append({"artifact": artifact, "path": path, "array": samples[0]["array_name"], "start": start.isoformat(),
+                    "samples": samples, "runs": windows, "values": values, "panels": panels("rebuild"),
+                    "title": f"Rebuild of {samples[0]['array_name']} traced in {artifact}",
+                    "embed_prefix": f"{study}--rebuild-{artifact}"})
+    return out
