@@ -3,7 +3,9 @@
 // as short parameters (?raid_level=6,10&state=rebuilding), and back/forward restore it. On the
 // embed page (form[data-embed]) the view comes from the URL alone.
 import {dot, plot, ruleX, ruleY} from "@observablehq/plot";
-import {extent, lines, seriesOf} from "./lines.js";
+import {max, min} from "d3-array";
+import {csvFormat} from "d3-dsv";
+import {lines, seriesOf} from "./lines.js";
 import {BASE_STYLE, PALETTE} from "./palette.js";
 import {citeView} from "./view-cite.js";
 
@@ -178,7 +180,8 @@ function chart(matching) {
   const dense = byThreads && drawn.length > 1000;
   let yDomain;  // left to Plot, unless lines are drawn (a function mark gives Plot nothing to infer it from)
   if (byThreads) {
-    const [low, high] = extent(drawn.map((p) => p.value), spread.map((p) => p.low), spread.map((p) => p.high));
+    const low = min([min(drawn, (p) => p.value), min(spread, (p) => p.low)]);
+    const high = max([max(drawn, (p) => p.value), max(spread, (p) => p.high)]);
     x.domain = [threads[0], threads.at(-1)];
     yDomain = [Math.min(0, low), Math.max(0, high)];
     const series = seriesOf(drawn, {x: "threads", y: "value", z: "line", stroke: "system", title: "name"});
@@ -199,19 +202,18 @@ function chart(matching) {
   figure.dataset.drawn = `${drawn.length}`;
 }
 
-const CSV_COLUMNS = ["study", "system", "raid_level", "protocol", "doublewrite", "compression", "state", "threads",
-  "metric", "value_text", "value_kind", "provenance"];
+// The CSV of the view: the filter fields (the registry's, as the form lists them) and the value as
+// recorded, its kind and where it comes from.
+const CSV_COLUMNS = ["study", "system", ...params.filter((p) => p !== "study"), "threads", "unit", "value_text",
+  "value_kind", "provenance"];
 
 function toCsv(matching) {
-  const quote = (s) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  const lines = matching.map(({row}) => {
-    const d = row.dataset;
+  return csvFormat(matching.map(({row, facets}) => {
     const value = row.querySelector("data");
-    return [d.study, d.system, d.raid_level, d.protocol, d.doublewrite, d.compression, d.state, d.threads,
-      `${d.metric} (${d.unit})`, value.getAttribute("value"), value.dataset.kind, value.dataset.provenance]
-      .map((s) => quote(s ?? "")).join(",");
-  });
-  return [CSV_COLUMNS.join(","), ...lines].join("\n") + "\n";
+    return {...facets, system: row.getAttribute("data-system"), threads: row.getAttribute("data-threads"),
+      unit: row.getAttribute("data-unit"), value_text: value.getAttribute("value"), value_kind: value.dataset.kind,
+      provenance: value.dataset.provenance};
+  }), CSV_COLUMNS) + "\n";
 }
 
 function sortBy(th) {

@@ -1,7 +1,7 @@
 // Lines by series as a Plot function mark: one <path> per series, drawn straight from the chart's
 // scales. Plot's line mark passes every point through its channels (checks, grouping, scaling),
 // which at 10,000 points takes three quarters of the drawing time. A function mark has no
-// channels, so the chart declares its x and y domains (extent gives them).
+// channels, so the chart declares its x and y domains.
 
 // The points grouped into series, in the order each series first appears, each sorted by x (Plot
 // joins points in data order, so a table sorted by value would zigzag).
@@ -15,19 +15,6 @@ export function seriesOf(points, {x, y, z, stroke, title}) {
   const series = [...byKey.values()];
   for (const s of series) s.xy.sort((a, b) => a[0] - b[0]);
   return series;
-}
-
-// [lowest, highest] over every value of the lists.
-export function extent(...lists) {
-  let low = Infinity;
-  let high = -Infinity;
-  for (const list of lists) {
-    for (const v of list) {
-      if (v < low) low = v;
-      if (v > high) high = v;
-    }
-  }
-  return [low, high];
 }
 
 export function lines(series, {strokeWidth = 1.5} = {}) {
