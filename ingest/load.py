@@ -17,9 +17,9 @@ import duckdb
 
 from schema.models import Artifact, Bundle, Derived, Provenance, ResultTable
 
-from .claims import FormulaError, usable_fraction
+from .align import run_seconds
+from .derive import Trace
 from .fields import results_columns_sql
-from .align import rebuild_figures, run_seconds, trace_array
 from .parsers.mdstat import array_state
 from .validate import LoadedBundle
 
@@ -96,15 +96,6 @@ def run_cells(bundle_id: str, artifact: Artifact, run: dict, *, index: int, work
         )
 
 
-def _usable(system) -> float | None:
-    if system.raid is None:
-        return None
-    try:
-        return round(usable_fraction(system.raid.level, system.raid.drives, system.raid.group_size), 4)
-    except FormulaError:
-        return None
-
-
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> None:
     if not rows:
         return
@@ -138,7 +129,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
             "doublewrite": s.database.doublewrite, "compression": s.database.compression,
             "buffer_pool_mib": s.database.buffer_pool_mib,
             "host_cpu": s.host.cpu, "host_memory_gib": s.host.memory_gib,
-            "usable_capacity": _usable(s),
+            "usable_capacity": loaded.derivation.usable[s.id],
         } for s in b.systems],
         "workloads": [{
             "study": study, "workload": w.id, "tool": w.tool, "tool_version": w.tool_version, "test": w.test,
@@ -152,7 +143,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
         "trace_samples": [],
         "claims": [{
             "study": study, "claim": c.id, "kind": c.kind, "text": c.text, "source": provenance_text(c.where),
-            "stated": c.stated, "unit": c.unit, "computed": loaded.claims.get(c.id), "verdict": c.verdict,
+            "stated": c.stated, "unit": c.unit, "computed": loaded.derivation.claims.get(c.id), "verdict": c.verdict,
             "formula": c.formula, "reason": c.reason, "position": i,
         } for i, c in enumerate(b.claims)],
     }
@@ -170,11 +161,12 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
             parsed = loaded.artifacts.get(result.id)
             if result.format == "sysbench" and parsed is not None:
                 _add_run(out, study, result, parsed, index=index, workload=result.workload or single,
-                         alignment=loaded.alignments.get(result.id))
+                         alignment=loaded.derivation.alignments.get(result.id))
             elif result.format == "mdstat-trace" and parsed is not None:
-                _add_trace(out, study, result, parsed, index=index, workload=result.workload or single)
+                _add_trace(out, study, result, parsed, index=index, workload=result.workload or single,
+                           traced=loaded.derivation.traces[result.id])
         elif isinstance(result, Derived):
-            value = loaded.derived[result.id]
+            value = loaded.derivation.derived[result.id]
             out["measurements"].append(measurement(
                 study=study, result=result.id, result_index=index, row_index=0, col_index=0,
                 row_label=result.title, column_label=result.metric, source=result.provenance.source,
@@ -186,8 +178,9 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
     return out
 
 
-def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index: int, workload: str) -> None:
-    array = trace_array(trace, artifact.array)
+def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index: int, workload: str,
+               traced: Trace) -> None:
+    array = traced.array
     for snap in trace["snapshots"]:
         a = next((x for x in snap["arrays"] if x["name"] == array), None)
         op = a["operation"] if a else None
@@ -197,7 +190,7 @@ def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index:
             "percent": op["percent"] if op else None, "done_blocks": op["done_blocks"] if op else None,
             "speed_kib_s": op["speed_kib_s"] if op else None,
         })
-    figures = rebuild_figures(trace, array)
+    figures = traced.rebuild
     if figures is None:
         return
     where = f"{study}/{artifact.path}:{figures['first_line']}..{figures['last_line']}"

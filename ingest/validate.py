@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -15,8 +14,8 @@ from pydantic import ValidationError
 
 from schema.models import NUMBER_TEXT, Artifact, Bundle, Derived, ResultTable
 
-from .claims import FormulaError, Values, evaluate, verdict_of
-from .align import Alignment, align, parse_started, run_seconds, states_during, trace_array
+from .claims import verdict_of
+from .derive import Derivation, derive
 from .parsers import PARSERS, ParseError
 from .problems import Problem
 from .yamlfile import YamlDocument, YamlProblem, load_yaml
@@ -31,9 +30,7 @@ class LoadedBundle:
     bundle: Bundle
     doc: YamlDocument
     artifacts: dict[str, dict]  # artifact id -> parsed content
-    alignments: dict[str, tuple[str, Alignment]]  # run id -> (trace id, state computed from the trace)
-    claims: dict[str, float]  # claim id -> the figure its formula gives
-    derived: dict[str, float]  # derived result id -> its computed value
+    derivation: Derivation  # every figure computed from the bundle and its artifacts (ingest/derive.py)
 
 
 def _display(path: Path) -> str:
@@ -112,9 +109,7 @@ class _Checker:
         self.display, self.folder, self.bundle, self.doc = display, folder, bundle, doc
         self.problems: list[Problem] = []
         self.parsed: dict[str, dict] = {}  # artifact id -> parsed artifact, reused by the loader
-        self.alignments: dict[str, tuple[str, Alignment]] = {}  # run id -> (trace id, computed state)
-        self.computed: dict[str, float] = {}  # claim id -> the figure its formula gives
-        self.derived: dict[str, float] = {}  # derived result id -> its computed value
+        self.derivation = Derivation()
 
     def add(self, loc: tuple, kind: str, message: str, *, severity: str = "error") -> None:
         path, name = _yaml_path(self.doc.data, loc)
@@ -144,24 +139,20 @@ class _Checker:
                 self._artifact(i, result, systems, workloads)
             elif isinstance(result, Derived):
                 self._derived(i, result, sources, systems, workloads)
-        self._align()
+        self.derivation = derive(b, self.parsed)
+        for finding in self.derivation.findings:
+            self.add(finding.loc, finding.kind, finding.message, severity=finding.severity)
         self._charts()
         self._claims(sources)
         return self.problems
 
     def _claims(self, sources: set) -> None:
-        values = Values(self.bundle.results)
         for i, claim in enumerate(self.bundle.claims):
             loc = ("claims", i)
             self._ref(loc + ("where", "source"), claim.where.source, sources, "source")
-            computed = None
-            if claim.formula is not None:
-                try:
-                    computed = evaluate(claim.formula, values)
-                except FormulaError as exc:
-                    self.add(loc + ("formula",), "bad-formula", str(exc))
-                    continue
-                self.computed[claim.id] = computed
+            computed = self.derivation.claims.get(claim.id)
+            if claim.formula is not None and computed is None:
+                continue  # the formula failed: derive reported why
             if claim.verdict in ("misstated", "unverifiable") and not claim.reason:
                 self.add(loc + ("reason",), "missing", f"a {claim.verdict} verdict needs a reason")
             if claim.verdict in ("holds", "overstated", "understated", "misstated") and claim.formula is None:
@@ -184,10 +175,6 @@ class _Checker:
         self._ref(loc + ("provenance", "source"), d.provenance.source, sources, "source")
         if d.workload is None and len(workloads) != 1:
             self.add(loc, "missing", f"derived value {d.id!r} has no workload and the bundle has {len(workloads)} workloads")
-        try:
-            self.derived[d.id] = evaluate(d.formula, Values(self.bundle.results))
-        except FormulaError as exc:
-            self.add(loc + ("formula",), "bad-formula", str(exc))
 
     def _ref(self, loc: tuple, value: str | None, known: set[str], what: str) -> None:
         if value is not None and value not in known:
@@ -269,48 +256,6 @@ class _Checker:
         self.parsed[a.id] = parsed
         for warning in parsed["warnings"]:
             self.add(loc + ("path",), "artifact-warning", f"{a.path} {warning}", severity="warning")
-        if a.format == "mdstat-trace":
-            if trace_array(parsed, a.array) is None:
-                names = ", ".join(parsed["arrays"]) or "none"
-                self.add(loc + ("array",), "missing" if a.array is None else "unknown-reference",
-                         f"name the array this trace follows (arrays in {a.path}: {names})")
-
-    def _align(self) -> None:
-        """Give each timed run the array state its system's trace shows; flag a declared state that does not hold."""
-        traces = [(i, r) for i, r in enumerate(self.bundle.results)
-                  if isinstance(r, Artifact) and r.format == "mdstat-trace" and r.id in self.parsed]
-        for i, run_artifact in enumerate(self.bundle.results):
-            if not (isinstance(run_artifact, Artifact) and run_artifact.format == "sysbench"):
-                continue
-            run = self.parsed.get(run_artifact.id)
-            mine = [(j, t) for j, t in traces if t.system == run_artifact.system]
-            if run is None or not mine:
-                continue
-            loc = ("results", i)
-            if run_artifact.started is None:
-                self.add(loc, "cannot-align", f"system {run_artifact.system!r} has a trace, but run "
-                         f"{run_artifact.id!r} has no started time to align it with", severity="warning")
-                continue
-            try:
-                start = parse_started(run_artifact.started)
-            except ValueError:
-                self.add(loc + ("started",), "bad-time", f"not an ISO 8601 time: {run_artifact.started!r}")
-                continue
-            seconds = run_seconds(run)
-            for _, trace_artifact in mine:
-                trace = self.parsed[trace_artifact.id]
-                array = trace_array(trace, trace_artifact.array)
-                if (start.tzinfo is None) != (datetime.fromisoformat(trace["start"]).tzinfo is None):
-                    self.add(loc + ("started",), "bad-time",
-                             f"started and the times in {trace_artifact.path} must both carry a time zone or neither")
-                    continue
-                states, gap = states_during(trace, array, start, seconds or 0)
-                result = align(declared=run_artifact.state, states=states, trace_name=trace_artifact.path, array=array)
-                self.alignments[run_artifact.id] = (trace_artifact.id, result)
-                if gap:
-                    self.add(loc + ("started",), "trace-gap", f"{trace_artifact.path}: {gap}", severity="warning")
-                if result.flag:
-                    self.add(loc + ("state",), "state-mismatch", result.flag, severity="warning")
 
     def _sysbench(self, loc: tuple, a: Artifact, target: Path) -> None:
         try:
@@ -371,7 +316,7 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     checker = _Checker(display, folder, bundle, doc)
     problems = checker.run()
     loaded = LoadedBundle(folder=folder, file=file, bundle=bundle, doc=doc, artifacts=checker.parsed,
-                          alignments=checker.alignments, claims=checker.computed, derived=checker.derived)
+                          derivation=checker.derivation)
     errors = [p for p in problems if p.severity == "error"]
     return (None if errors else loaded), problems
 

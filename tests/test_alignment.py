@@ -106,3 +106,15 @@ def test_rebuild_chart_has_embeds_with_the_samples_and_runs_drawn(site):
     with open(site.public / "embed" / f"{prefix}--speed_kib_s.csv", newline="", encoding="utf-8") as f:
         speeds = [(float(r["t_s"]), r["value"]) for r in csv.DictReader(f) if r["element"] == "sample"]
     assert speeds == [(0.0, "12"), (600.0, "12"), (660.0, "12")]  # speed=12K/sec
+
+
+def test_derive_computes_each_figure_once_for_the_loader():
+    """The derive stage holds what the loader maps: the trace's array and rebuild, the alignments."""
+    (loaded,), _ = validate_paths([FIXTURE])
+    derived = loaded.derivation
+    assert derived.traces["trace"].array == "md0"
+    assert derived.traces["trace"].rebuild["mb_s"] == 0.01152  # 7424 KiB in 660 s, as in the test above
+    assert {run: (trace, a.computed) for run, (trace, a) in derived.alignments.items()} == {
+        "during": ("trace", "recovering"), "after": ("trace", "optimal")}
+    assert derived.usable == {"host": 0.5}  # RAID 1 on 2 drives
+    assert [(f.kind, f.severity) for f in derived.findings] == [("state-mismatch", "warning"), ("trace-gap", "warning")]

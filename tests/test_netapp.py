@@ -52,7 +52,7 @@ def test_protocol_facet(db):
 def test_claims():
     bundles, problems = validate_paths([BUNDLE])
     assert [p for p in problems if p.severity == "error"] == []
-    assert bundles[0].claims["nfs-16-lower"] == pytest.approx((1 - 11262 / 13431) * 100)  # 16.15%: holds
+    assert bundles[0].derivation.claims["nfs-16-lower"] == pytest.approx((1 - 11262 / 13431) * 100)  # 16.15%: holds
     verdicts = {c.id: c.verdict for c in bundles[0].bundle.claims}
     assert verdicts["nfs-16-lower"] == "holds"
     assert sorted(k for k, v in verdicts.items() if v == "unverifiable") == [

@@ -54,7 +54,7 @@ def test_claims_with_their_formulas():
 
     bundles, problems = validate_paths([Path(__file__).resolve().parents[1] / "data" / STUDY])
     assert [p for p in problems if p.severity == "error"] == []
-    computed, verdicts = bundles[0].claims, {c.id: c.verdict for c in bundles[0].bundle.claims}
+    computed, verdicts = bundles[0].derivation.claims, {c.id: c.verdict for c in bundles[0].bundle.claims}
     assert computed["less-than-half-capacity"] == pytest.approx(1.4 / 3.2)   # 0.44 of the stated 3.2T
     assert computed["compresses-around-2x"] == pytest.approx(2.5 / 1.4)      # 1.79x, "around 2x"
     assert verdicts == {"less-than-half-capacity": "holds", "compresses-around-2x": "holds",

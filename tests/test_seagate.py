@@ -30,7 +30,7 @@ def test_values_equal_the_seed(built_site):
 def test_claims():
     bundles, problems = validate_paths([BUNDLE])
     assert [p for p in problems if p.severity == "error"] == []
-    computed = bundles[0].claims
+    computed = bundles[0].derivation.claims
     assert computed["more-than-3x-tps"] == pytest.approx(1328.06 / 412.33)              # 3.22x: holds
     assert computed["thirty-percent-less-latency"] == pytest.approx((1 - 0.075 / 0.242) * 100)  # 69% less
     verdicts = {c.id: c.verdict for c in bundles[0].bundle.claims}
