@@ -24,6 +24,8 @@ from .parsers.mdstat import array_state
 from .validate import LoadedBundle
 
 SQL_DIR = Path(__file__).with_name("sql")
+# The parts of a bundle the study page shows as its setup (studies.setup); every figure is in a table.
+SETUP = {"sources", "systems", "workloads", "transcriptions", "notes"}
 
 
 def provenance_text(prov: Provenance, *, line: int | None = None) -> str:
@@ -110,9 +112,21 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {
         "studies": [{
             "study": study, "title": b.title, "summary": b.summary, "schema_version": b.schema_version,
-            "bundle_path": loaded.file.as_posix(),
-            "bundle": json.dumps(b.model_dump(mode="json", exclude={"anchors"}), ensure_ascii=False),
+            "bundle_path": loaded.file.as_posix(), "baseline": b.baseline,
+            "setup": json.dumps(b.model_dump(mode="json", include=SETUP), ensure_ascii=False),
         }],
+        "result_tables": [{
+            "study": study, "result": t.id, "position": i, "title": t.title, "value_kind": t.value_kind,
+            "provenance": provenance_text(t.provenance), "notes": t.notes, "columns": [c.label for c in t.columns],
+        } for i, t in enumerate(b.results) if isinstance(t, ResultTable)],
+        "charts": [{
+            "study": study, "chart": c.id, "position": i, "title": c.title, "metric": c.metric, "x": c.x,
+            "switch": c.switch,
+        } for i, c in enumerate(b.charts)],
+        "graph_only": [{
+            "study": study, "position": i, "title": g.title, "shows": g.shows, "provenance": provenance_text(g.where),
+            "text_says": g.text_says,
+        } for i, g in enumerate(b.graph_only)],
         "sources": [{
             "study": study, "source": s.id, "publisher": s.publisher, "title": s.title, "date": s.date,
             "language": s.language, "role": s.role, "url": s.url, "identifier": s.identifier,
@@ -246,8 +260,8 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
             con.execute((SQL_DIR / "publish.sql").read_text(encoding="utf-8"))
             for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
                 rows = _bundle_rows(loaded)
-                for table in ("studies", "sources", "systems", "workloads", "measurements", "artifacts",
-                              "runs", "intervals", "trace_samples", "claims"):
+                for table in ("studies", "sources", "systems", "workloads", "result_tables", "charts", "graph_only",
+                              "measurements", "artifacts", "runs", "intervals", "trace_samples", "claims"):
                     _insert(con, table, rows[table])
             con.execute("CHECKPOINT")
         finally:

@@ -8,10 +8,7 @@ from pathlib import Path
 
 import duckdb
 
-from schema.models import Provenance
-
 from ..fields import metric_label
-from ..load import provenance_text
 from .db import RESULT_ORDER, coordinates, rows
 from .runs import runs_charts, study_runs, traces
 
@@ -20,26 +17,20 @@ CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "printed_as", 
                "state", "threads")
 
 
-def _tables(bundle: dict, cells: list[dict]) -> list[dict]:
+def _tables(con: duckdb.DuckDBPyConnection, study: str, cells: list[dict]) -> list[dict]:
+    """The transcribed tables as printed: their rows, each row's cells in column order."""
     by_result: dict[str, list[dict]] = {}
     for cell in cells:
         by_result.setdefault(cell["result"], []).append(cell)
     tables = []
-    for result in bundle["results"]:
-        if result["type"] != "table":
-            continue
+    for table in rows(con, "SELECT * EXCLUDE (study, position) FROM result_tables WHERE study = ? ORDER BY position",
+                      [study]):
         table_rows: dict[int, dict] = {}
-        for cell in by_result.get(result["id"], []):
+        for cell in by_result.get(table["result"], []):
             row = table_rows.setdefault(cell["row_index"], {"label": cell["row_label"], "system": cell["system"],
                                                             "cells": []})
             row["cells"].append({k: cell[k] for k in CELL_FIELDS})
-        tables.append({
-            "id": result["id"], "title": result["title"], "notes": result.get("notes"),
-            "value_kind": result["value_kind"],
-            "provenance": provenance_text(Provenance.model_validate(result["provenance"])),
-            "columns": [c["label"] for c in result["columns"]],
-            "rows": [table_rows[i] for i in sorted(table_rows)],
-        })
+        tables.append({"id": table.pop("result"), **table, "rows": [table_rows[i] for i in sorted(table_rows)]})
     return tables
 
 
@@ -51,20 +42,20 @@ def chart_points(points: list[dict], labels: dict[str, str], *, x: str) -> list[
              "printed_as": p["printed_as"]} for p in points]
 
 
-def _charts(con: duckdb.DuckDBPyConnection, bundle: dict, labels: dict[str, str]) -> list[dict]:
+def _charts(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) -> list[dict]:
     charts = []
-    for chart in bundle["charts"]:
+    for chart in rows(con, "SELECT * FROM charts WHERE study = ? ORDER BY position", [study]):
         where = f"study = ? AND metric = ? AND {chart['x']} IS NOT NULL"
-        points = chart_points(coordinates(con, where, [bundle["id"], chart["metric"]]), labels, x=chart["x"])
+        points = chart_points(coordinates(con, where, [study, chart["metric"]]), labels, x=chart["x"])
         units = [u for (u,) in con.execute("SELECT DISTINCT unit FROM results WHERE study = ? AND metric = ? "
-                                           "ORDER BY unit", [bundle["id"], chart["metric"]]).fetchall()]
+                                           "ORDER BY unit", [study, chart["metric"]]).fetchall()]
         switch = None
-        if chart.get("switch"):
+        if chart["switch"]:
             values = list(dict.fromkeys(p[chart["switch"]] for p in points))
             switch = {"field": chart["switch"], "values": values, "default": values[0]}
         charts.append({
-            "embed_prefix": f"{bundle['id']}--{chart['id']}",
-            "id": chart["id"], "title": chart["title"], "metric": chart["metric"], "unit": ", ".join(units),
+            "embed_prefix": f"{study}--{chart['chart']}",
+            "id": chart["chart"], "title": chart["title"], "metric": chart["metric"], "unit": ", ".join(units),
             "x_label": AXIS_LABELS[chart["x"]], "y_label": metric_label(chart["metric"]),
             "series": list(dict.fromkeys(p["series"] for p in points)),
             "switch": switch, "points": points,
@@ -72,34 +63,34 @@ def _charts(con: duckdb.DuckDBPyConnection, bundle: dict, labels: dict[str, str]
     return charts
 
 
-def _workloads(con: duckdb.DuckDBPyConnection, bundle: dict) -> list[dict]:
-    """The workloads, each with buffer pool over data size when every system shares one buffer pool."""
+def _workloads(con: duckdb.DuckDBPyConnection, study: str, described: list[dict]) -> list[dict]:
+    """The workloads as described, each with buffer pool over data size when every system shares one pool."""
     ratios = dict(con.execute("""
         SELECT w.workload, CASE WHEN count(DISTINCT s.buffer_pool_mib) = 1 AND count(s.buffer_pool_mib) = count(*)
                                 THEN buffer_pool_to_data(min(s.buffer_pool_mib), any_value(w.data_gb)) END
         FROM workloads AS w JOIN systems AS s USING (study) WHERE study = ? GROUP BY w.workload""",
-                              [bundle["id"]]).fetchall())
-    return [{**w, "buffer_pool_to_data": ratios.get(w["id"])} for w in bundle["workloads"]]
+                              [study]).fetchall())
+    return [{**w, "buffer_pool_to_data": ratios.get(w["id"])} for w in described]
 
 
 def study_doc(con: duckdb.DuckDBPyConnection, study: str) -> dict:
-    (text,) = con.execute("SELECT bundle FROM studies WHERE study = ?", [study]).fetchone()
-    bundle = json.loads(text)
+    head = rows(con, "SELECT title, summary, baseline, setup FROM studies WHERE study = ?", [study])[0]
+    setup = json.loads(head.pop("setup"))  # the setup as described; every figure comes from a table
     cells = rows(con, f"SELECT * FROM results WHERE study = ? ORDER BY {RESULT_ORDER}", [study])
-    labels = {s["id"]: s["label"] for s in bundle["systems"]}
+    labels = dict(con.execute("SELECT system, label FROM systems WHERE study = ?", [study]).fetchall())
     usable = dict(con.execute("SELECT system, usable_capacity FROM systems WHERE study = ?", [study]).fetchall())
     runs = study_runs(con, study, labels)
     return {
-        "id": bundle["id"], "title": bundle["title"], "summary": bundle["summary"], "baseline": bundle["baseline"],
-        "sources": bundle["sources"],
-        "systems": [{**s, "usable_capacity": usable[s["id"]]} for s in bundle["systems"]],
-        "workloads": _workloads(con, bundle),
-        "transcriptions": bundle["transcriptions"], "notes": bundle["notes"],
-        "graph_only": [{**g, "where_text": provenance_text(Provenance.model_validate(g["where"]))}
-                       for g in bundle["graph_only"]],
+        "id": study, **head,
+        "sources": setup["sources"],
+        "systems": [{**s, "usable_capacity": usable[s["id"]]} for s in setup["systems"]],
+        "workloads": _workloads(con, study, setup["workloads"]),
+        "transcriptions": setup["transcriptions"], "notes": setup["notes"],
+        "graph_only": rows(con, "SELECT * EXCLUDE (study, position) FROM graph_only WHERE study = ? ORDER BY position",
+                           [study]),
         "value_count": len(cells),
-        "tables": _tables(bundle, cells),
-        "charts": _charts(con, bundle, labels),
+        "tables": _tables(con, study, cells),
+        "charts": _charts(con, study, labels),
         "runs": runs,
         "derived": [{**c, "system_label": labels[c["system"]]} for c in cells if c["value_kind"] == "derived"],
         "runs_charts": runs_charts(study, runs),

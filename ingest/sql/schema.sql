@@ -6,7 +6,45 @@ CREATE TABLE studies (
     summary         VARCHAR NOT NULL,
     schema_version  INTEGER NOT NULL,
     bundle_path     VARCHAR NOT NULL,
-    bundle          JSON NOT NULL           -- the validated bundle, for setup details
+    baseline        VARCHAR,                -- the system the study compares the others against
+    setup           JSON NOT NULL           -- the setup as described (sources, systems, workloads,
+                                            -- transcriptions, notes), for the study page to show
+);
+
+-- Each transcribed table of a study: how it is titled and where it is printed.
+CREATE TABLE result_tables (
+    study       VARCHAR NOT NULL REFERENCES studies (study),
+    result      VARCHAR NOT NULL,
+    position    INTEGER NOT NULL,
+    title       VARCHAR NOT NULL,
+    value_kind  VARCHAR NOT NULL,
+    provenance  VARCHAR NOT NULL,           -- where it is printed, as one readable locator
+    notes       VARCHAR,
+    columns     VARCHAR[] NOT NULL,         -- the column labels, as printed
+    PRIMARY KEY (study, result)
+);
+
+-- The charts a bundle asks for: one metric against x, optionally one panel per state.
+CREATE TABLE charts (
+    study     VARCHAR NOT NULL REFERENCES studies (study),
+    chart     VARCHAR NOT NULL,
+    position  INTEGER NOT NULL,
+    title     VARCHAR NOT NULL,
+    metric    VARCHAR NOT NULL,
+    x         VARCHAR NOT NULL,
+    switch    VARCHAR,
+    PRIMARY KEY (study, chart)
+);
+
+-- Results a source shows only as graphs: described, never turned into values.
+CREATE TABLE graph_only (
+    study       VARCHAR NOT NULL REFERENCES studies (study),
+    position    INTEGER NOT NULL,
+    title       VARCHAR NOT NULL,
+    shows       VARCHAR NOT NULL,
+    provenance  VARCHAR NOT NULL,
+    text_says   VARCHAR,
+    PRIMARY KEY (study, position)
 );
 
 CREATE TABLE sources (
