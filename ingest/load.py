@@ -21,6 +21,7 @@ from .align import run_seconds
 from .derive import Trace
 from .fields import results_columns_sql
 from .parsers.mdstat import array_state
+from .parsers.sysbench import INTERVAL_COLUMNS
 from .validate import LoadedBundle
 
 SQL_DIR = Path(__file__).with_name("sql")
@@ -242,9 +243,6 @@ def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int
         cells = run_cells(study, artifact, run, index=index, workload=workload)
         out["measurements"].extend({"study": study, **cell} for cell in cells)
 
-
-INTERVAL_COLUMNS = ("t_s", "threads", "tps", "qps", "reads_s", "writes_s", "other_s", "latency_pct",
-                    "latency_ms", "errors_s", "reconnects_s")
 
 
 def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:

@@ -200,3 +200,15 @@ def test_buffer_pool_ratio_has_one_rounding(database, exported):
     finally:
         con.close()
     assert doc["workloads"][0]["buffer_pool_to_data"] == ratio == 0.3125
+
+
+def test_the_intervals_table_has_the_parser_s_columns(database):
+    """One list of interval columns (the parser's): the table in schema.sql holds exactly those."""
+    from ingest.parsers.sysbench import INTERVAL_COLUMNS
+
+    con = duckdb.connect(str(database), read_only=True)
+    try:
+        names = [r[0] for r in con.execute("DESCRIBE intervals").fetchall()]
+    finally:
+        con.close()
+    assert names == ["study", "artifact", *INTERVAL_COLUMNS]
