@@ -115,6 +115,7 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> Non
 def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
     b: Bundle = loaded.bundle
     study = b.id
+    languages = {s.id: s.language for s in b.sources}  # a claim is printed in its source's language
     out: dict[str, list[dict]] = {
         "studies": [{
             "study": study, "title": b.title, "summary": b.summary, "schema_version": b.schema_version,
@@ -150,7 +151,8 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
         "intervals": [],
         "trace_samples": [],
         "claims": [{
-            "study": study, "claim": c.id, "kind": c.kind, "text": c.text, "source": provenance_text(c.where),
+            "study": study, "claim": c.id, "kind": c.kind, "text": c.text, "reading": c.reading,
+            "language": languages.get(c.where.source), "source": provenance_text(c.where),
             "stated": c.stated, "unit": c.unit, "computed": loaded.claims.get(c.id), "verdict": c.verdict,
             "formula": c.formula, "reason": c.reason, "position": i,
         } for i, c in enumerate(b.claims)],

@@ -65,6 +65,14 @@ def test_945_percent_is_a_ratio_read_as_a_percentage(graid):
     assert round(graid.claims["rebuilding-up-to-945"]) == 845  # what "faster" means
 
 
+def test_median_is_the_typical_value_of_a_row(graid):
+    # SupremeRAID RAID 6 over MD RAID 10, optimal: 0.78, 1.28, 1.78, 1.85, 1.67 at 64 to 1024 users
+    values = Values(graid.bundle.results)
+    assert evaluate('median(row("tps-optimal", "supremeraid-raid6") / row("tps-optimal", "mdraid-raid10"))',
+                    values) == pytest.approx(13807.17 / 8269.07)
+    assert evaluate("median(1, 4, 2, 3)", values) == 2.5
+
+
 def test_usable_capacity_fractions():
     assert usable_fraction("6", 8) == 6 / 8
     assert usable_fraction("10", 8) == 0.5

@@ -160,7 +160,9 @@ CREATE TABLE claims (
     study     VARCHAR NOT NULL REFERENCES studies (study),
     claim     VARCHAR NOT NULL,
     kind      VARCHAR NOT NULL,
-    text      VARCHAR NOT NULL,
+    text      VARCHAR NOT NULL,             -- the wording exactly as printed
+    reading   VARCHAR,                      -- how it is read: damaged text's intended words, or an English reading
+    language  VARCHAR,                      -- the language of the source it is printed in (e.g. zh)
     source    VARCHAR NOT NULL,             -- where the claim is printed
     stated    DOUBLE,
     unit      VARCHAR,
