@@ -5,7 +5,8 @@ A formula is a Python-like expression, parsed with ``ast`` and evaluated by this
 
 - ``v("table", "system", "column label")``: one value of a transcribed table;
 - ``row("table", "system")``: a row of a table, as a vector (arithmetic is element-wise);
-- ``max(x)``, ``min(x)``, ``mean(x)``: of a vector (or of several numbers);
+- ``max(x)``, ``min(x)``, ``mean(x)``, ``median(x)``: of a vector (or of several numbers); ``median`` is the
+  typical value, for claims like "typically higher";
 - ``usable("6", 8)``: the usable capacity fraction of a RAID level on that many drives.
 
 Example: ``(max(row("tps-optimal", "a") / row("tps-optimal", "b")) - 1) * 100``.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from decimal import Decimal
-from statistics import fmean
+from statistics import fmean, median
 
 from schema.models import ResultTable
 
@@ -124,12 +125,12 @@ def _eval(node, values: Values):
             if name == "usable" and len(args) in (2, 3):
                 return usable_fraction(str(args[0]), int(args[1]), *(int(a) for a in args[2:]))
             raise FormulaError(f"wrong arguments to {name}()")
-        if name in ("max", "min", "mean"):
+        if name in ("max", "min", "mean", "median"):
             items = [_eval(a, values) for a in node.args]
             flat = [x for item in items for x in (item.values if isinstance(item, Vector) else (item,))]
             if not flat:
                 raise FormulaError(f"{name}() of nothing")
-            return {"max": max, "min": min, "mean": fmean}[name](flat)
+            return {"max": max, "min": min, "mean": fmean, "median": median}[name](flat)
         raise FormulaError(f"unknown function {name}()")
     raise FormulaError(f"not allowed in a formula: {ast.unparse(node)!r}")
 

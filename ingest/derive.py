@@ -60,7 +60,8 @@ def _formulas(bundle: Bundle, out: Derivation) -> None:
     for i, result in enumerate(bundle.results):
         if isinstance(result, Derived):
             try:
-                out.derived[result.id] = evaluate(result.formula, values)
+                # the value keeps only the precision its relation supports (decimals), as its text shows it
+                out.derived[result.id] = round(evaluate(result.formula, values), result.decimals)
             except FormulaError as exc:
                 out.findings.append(Finding(("results", i, "formula"), "bad-formula", str(exc)))
     for i, claim in enumerate(bundle.claims):

@@ -42,17 +42,22 @@ def provenance_text(prov: Provenance, *, line: int | None = None) -> str:
 
 
 def measurement(*, printed_as: str | None = None, correction: str | None = None, spread_cv: float | None = None,
-                **columns) -> dict:
+                flag: str | None = None, note: str | None = None, **columns) -> dict:
     """One row of the measurements table; the columns most values leave empty default to NULL."""
-    return {**columns, "printed_as": printed_as, "correction": correction, "spread_cv": spread_cv}
+    return {**columns, "printed_as": printed_as, "correction": correction, "spread_cv": spread_cv, "flag": flag,
+            "note": note}
 
 
 def table_cells(table: ResultTable, *, index: int, single_workload: str | None) -> Iterator[dict]:
     """Every cell of a transcribed table with its merged coordinates."""
     fixes = {(c.row, c.column): c for c in table.corrections}
+    notes: dict[tuple, list] = {}
+    for n in table.cell_notes:
+        notes.setdefault((n.row, n.column), []).append(n)
     for r, row in enumerate(table.rows):
         for c, (col, text) in enumerate(zip(table.columns, row.cells(), strict=True)):
             fix = fixes.get((row.system, col.label))
+            remarks = notes.get((row.system, col.label), [])
             yield measurement(
                 result=table.id, result_index=index, row_index=r, col_index=c, row_label=row.label,
                 column_label=col.label, source=table.provenance.source, system=row.system,
@@ -63,6 +68,7 @@ def table_cells(table: ResultTable, *, index: int, single_workload: str | None) 
                 value=float(Decimal(text)), value_text=text, value_kind=table.value_kind,
                 provenance=provenance_text(table.provenance, line=col.line or row.line),
                 printed_as=fix.printed if fix else None, correction=fix.reason if fix else None,
+                flag=", ".join(n.flag for n in remarks) or None, note="; ".join(n.note for n in remarks) or None,
             )
 
 
@@ -110,6 +116,7 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> Non
 def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
     b: Bundle = loaded.bundle
     study = b.id
+    languages = {s.id: s.language for s in b.sources}  # a claim is printed in its source's language
     out: dict[str, list[dict]] = {
         "studies": [{
             "study": study, "title": b.title, "summary": b.summary, "schema_version": b.schema_version,
@@ -157,7 +164,8 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
         "intervals": [],
         "trace_samples": [],
         "claims": [{
-            "study": study, "claim": c.id, "kind": c.kind, "text": c.text, "source": provenance_text(c.where),
+            "study": study, "claim": c.id, "kind": c.kind, "text": c.text, "reading": c.reading,
+            "language": languages.get(c.where.source), "source": provenance_text(c.where),
             "stated": c.stated, "unit": c.unit, "computed": loaded.derivation.claims.get(c.id), "verdict": c.verdict,
             "formula": c.formula, "reason": c.reason, "position": i,
         } for i, c in enumerate(b.claims)],

@@ -214,20 +214,27 @@ class _Checker:
                              f"value {c + 1} ({col}) is {text!r}, not a plain number; record damaged text in corrections")
         for k, fix in enumerate(t.corrections):
             cloc = loc + ("corrections", k)
-            row = rows.get(fix.row)
-            if row is None:
-                self.add(cloc + ("row",), "unknown-reference", f"no row for system {fix.row!r} in this table")
-                continue
-            if fix.column not in labels:
-                self.add(cloc + ("column",), "unknown-reference", f"no column labelled {fix.column!r} in this table")
-                continue
-            cells = row.cells()
-            c = labels.index(fix.column)
-            if c < len(cells) and cells[c] != fix.value:
+            text = self._cell(cloc, rows, labels, fix.row, fix.column)
+            if text is not None and text != fix.value:
                 self.add(cloc + ("value",), "correction-mismatch",
-                         f"the table holds {cells[c]!r} in that cell, not {fix.value!r}")
+                         f"the table holds {text!r} in that cell, not {fix.value!r}")
             if fix.printed == fix.value:
                 self.add(cloc + ("printed",), "correction-mismatch", "printed text equals the value: nothing was corrected")
+        for k, note in enumerate(t.cell_notes):
+            self._cell(loc + ("cell_notes", k), rows, labels, note.row, note.column)
+
+    def _cell(self, loc: tuple, rows: dict, labels: list[str], system: str, column: str) -> str | None:
+        """The text of the cell a correction or a cell note names, or None (reported) when there is no such cell."""
+        row = rows.get(system)
+        if row is None:
+            self.add(loc + ("row",), "unknown-reference", f"no row for system {system!r} in this table")
+            return None
+        if column not in labels:
+            self.add(loc + ("column",), "unknown-reference", f"no column labelled {column!r} in this table")
+            return None
+        cells = row.cells()
+        c = labels.index(column)
+        return cells[c] if c < len(cells) else None
 
     def _artifact(self, i: int, a: Artifact, systems: set, workloads: set) -> None:
         loc = ("results", i)

@@ -56,11 +56,33 @@ class Source(Model):
         return self
 
 
+class Provenance(Model):
+    """Where a value is printed. ``line`` is the line in the source's text transcription."""
+
+    source: Id
+    page: Annotated[int, Field(ge=1)] | None = None
+    section: Text | None = None
+    table: Text | None = None
+    figure: Text | None = None
+    line: Annotated[int, Field(ge=1)] | None = None
+
+
+class Specification(Model):
+    """A figure the vendor states about its product (datasheet or company text): context, never a result of the
+    study, and never loaded as a value."""
+
+    text: Text = Field(description="The statement exactly as printed")
+    where: Provenance
+    note: Text | None = Field(None, description="What the figure is not (e.g. measured in this study)")
+
+
 class Storage(Model):
     product: Text
     vendor: Text
     kind: Literal["gpu-raid", "software-raid", "hardware-raid", "storage-array", "device"]
     version: Text | None = Field(None, description="Driver, firmware or tool version")
+    specifications: list[Specification] = Field(
+        [], description="Vendor specification figures of the product, as printed; not results")
 
 
 class Raid(Model):
@@ -97,6 +119,10 @@ class Host(Model):
     kernel: Text | None = None
     tuning: dict[str, str | int | float | bool] = Field(
         {}, description="Operating-system and block-layer settings as the source states them")
+    firmware: dict[str, str | int | float | bool] = Field(
+        {}, description="BIOS / firmware settings as the source states them")
+    placement: Text | None = Field(
+        None, description="Where drives and controllers attach (e.g. which CPU socket), as the source states it")
 
 
 class System(Model):
@@ -125,18 +151,8 @@ class Workload(Model):
     distribution: Text | None = None
     concurrency: list[Annotated[int, Field(ge=1)]] = []
     duration_s: Annotated[int, Field(ge=1)] | None = None
+    client: Host | None = Field(None, description="The machine the benchmark tool ran on, when not the database host")
     notes: Text | None = None
-
-
-class Provenance(Model):
-    """Where a value is printed. ``line`` is the line in the source's text transcription."""
-
-    source: Id
-    page: Annotated[int, Field(ge=1)] | None = None
-    section: Text | None = None
-    table: Text | None = None
-    figure: Text | None = None
-    line: Annotated[int, Field(ge=1)] | None = None
 
 
 class Coordinates(Model):
@@ -176,6 +192,16 @@ class Correction(Model):
     reason: Text
 
 
+class CellNote(Model):
+    """A remark recorded with one cell and carried with its value: e.g. that it matches no cell of another
+    table, or the load the text ties it to when the table names none."""
+
+    row: Id = Field(description="The system id of the row")
+    column: Text = Field(description="The column label")
+    flag: Id = Field(description='A short key for the remark, e.g. "matches-no-per-user-cell"')
+    note: Text = Field(description="The remark in words, with the lines it rests on")
+
+
 class ResultTable(Model):
     """A table transcribed from a document: one value per row and column."""
 
@@ -188,6 +214,7 @@ class ResultTable(Model):
     columns: list[Column] = Field(min_length=1)
     rows: list[Row] = Field(min_length=1)
     corrections: list[Correction] = []
+    cell_notes: list[CellNote] = []
     notes: Text | None = None
 
 
@@ -222,7 +249,8 @@ class Derived(Model):
     threads: Annotated[int, Field(ge=1)] | None = None
     relation: Text = Field(description="The relation exactly as printed")
     formula: Text = Field(description="The relation as arithmetic over the bundle's values (ingest/claims.py)")
-    decimals: Annotated[int, Field(ge=0, le=6)] = Field(0, description="Digits to show of the computed value")
+    decimals: Annotated[int, Field(ge=0, le=6)] = Field(
+        0, description="Decimal places the relation supports: the computed value is rounded to them")
     provenance: Provenance
 
 
@@ -247,6 +275,9 @@ class Claim(Model):
     id: Id
     kind: Literal["claim", "inconsistency"] = "claim"
     text: Text = Field(description="The wording exactly as printed")
+    reading: Text | None = Field(
+        None, description="How the printed text is read, shown beside it: the intended words of damaged text, "
+                          "or an English reading of a claim printed in another language")
     where: Provenance
     stated: float | None = Field(None, description="The figure the claim states, in unit")
     unit: Text | None = None

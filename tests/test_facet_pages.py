@@ -86,3 +86,13 @@ def test_facet_tables_show_each_value_s_kind_and_facet(page, site_url):
     page.goto(site_url + "/array-state/")
     states = page.locator("table.facet-table tbody td:first-of-type").all_text_contents()
     assert states and set(states) == {"rebuilding"}
+
+
+def test_facet_pages_mark_values_that_carry_a_note(page, site_url):
+    """MD RAID 10's summary TPS (the Graid baseline) matches no per-user cell: marked, and the note shown."""
+    page.goto(site_url + "/raid-level/")
+    table = page.locator("table.facet-table", has=page.locator("caption", has_text="Transactions per second (tx/s), optimal"))
+    baseline = table.locator("tr", has=page.locator('th:text-is("Linux MD RAID 10")')).locator("td").nth(2)
+    assert baseline.inner_text() == "15994.38 ‡ matches-no-per-user-cell"
+    notes = table.locator("xpath=../following-sibling::ul[1]").inner_text()
+    assert "15994.38 is in no cell of the per-user optimal table" in notes

@@ -18,7 +18,8 @@ RATIO_PLACES = 4  # ratios to a baseline, as published (pages print them to 2 pl
 # Each value of a study paired with its baseline at the same point; {pair} says which baseline.
 PAIRS = """
     SELECT c.system, c.metric, c.unit, c.state, c.threads, c.runs, c.value_text, c.value_kind, c.provenance,
-           c.printed_as, b.value_text AS baseline_text,
+           c.printed_as, c.flag, c.note, b.value_text AS baseline_text, b.flag AS baseline_flag,
+           b.note AS baseline_note,
            round(c.value / b.value, {places}) AS ratio, round(c.low / b.value, {places}) AS low,
            round(c.high / b.value, {places}) AS high,
            c.system <> b.system AND spreads_overlap(c.runs, c.low, c.high, b.runs, b.low, b.high) AS overlap,
@@ -51,7 +52,8 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str]) -> list[dict]:
                                   {"metric": p["metric"], "unit": p["unit"], "state": p["state"], "rows": {}})
             g["rows"].setdefault(system, []).append(
                 {k: p[k] for k in ("threads", "ratio", "low", "high", "runs", "overlap", "value_text", "value_kind",
-                                   "printed_as", "baseline_text", "provenance", "facet")})
+                                   "printed_as", "flag", "note", "baseline_text", "baseline_flag", "baseline_note",
+                                   "provenance", "facet")})
     out = []
     for (metric, unit, state, by_threads), g in groups.items():
         threads = sorted({c["threads"] for cells in g["rows"].values() for c in cells if c["threads"] is not None})

@@ -13,8 +13,8 @@ from .db import RESULT_ORDER, coordinates, rows
 from .runs import runs_charts, study_runs, traces
 
 AXIS_LABELS = {"threads": "Concurrent users (threads)"}
-CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "printed_as", "correction", "metric", "unit",
-               "state", "threads")
+CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "printed_as", "correction", "flag", "note",
+               "metric", "unit", "state", "threads")
 
 
 def _tables(con: duckdb.DuckDBPyConnection, study: str, cells: list[dict]) -> list[dict]:

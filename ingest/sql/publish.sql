@@ -19,6 +19,8 @@ SELECT
          ELSE printf('mean of %d runs: ', count(*))
               || string_agg(provenance, '; ' ORDER BY result_index, row_index, col_index) END AS provenance,
     CASE WHEN count(*) = 1 THEN any_value(printed_as) END AS printed_as,
+    CASE WHEN count(*) = 1 THEN any_value(flag) END AS flag,
+    CASE WHEN count(*) = 1 THEN any_value(note) END AS note,
     min([result_index, row_index, col_index]) AS position
 FROM results
 GROUP BY study, system, metric, unit, state, threads

@@ -121,6 +121,8 @@ CREATE TABLE measurements (
     provenance    VARCHAR NOT NULL,
     printed_as    VARCHAR,                  -- the source's damaged text, when corrected
     correction    VARCHAR,                  -- why the printed text was read as value_text
+    flag          VARCHAR,                  -- the keys of the notes recorded with this cell (comma-separated)
+    note          VARCHAR,                  -- those notes in words ("; " between two)
     spread_cv     DOUBLE,                   -- coefficient of variation of interval samples (runs)
     PRIMARY KEY (study, result, row_index, col_index)
 );
@@ -198,7 +200,9 @@ CREATE TABLE claims (
     study     VARCHAR NOT NULL REFERENCES studies (study),
     claim     VARCHAR NOT NULL,
     kind      VARCHAR NOT NULL,
-    text      VARCHAR NOT NULL,
+    text      VARCHAR NOT NULL,             -- the wording exactly as printed
+    reading   VARCHAR,                      -- how it is read: damaged text's intended words, or an English reading
+    language  VARCHAR,                      -- the language of the source it is printed in (e.g. zh)
     source    VARCHAR NOT NULL,             -- where the claim is printed
     stated    DOUBLE,
     unit      VARCHAR,
