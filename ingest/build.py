@@ -90,7 +90,7 @@ def prepare(layout: Layout) -> None:
     tmp = layout.build / f".export-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        export_all(db_path=layout.database, out_dir=tmp)
+        export_all(db_path=layout.database, out_dir=tmp, site_url=site_url() or "")
         render_embeds(layout, export_dir=tmp)
         _swap_in(tmp, layout.export)
     finally:
@@ -109,10 +109,15 @@ def render_embeds(layout: Layout, *, export_dir: Path) -> None:
         raise BuildError(f"rendering the embeds failed:\n{done.stderr.strip()[-2000:]}")
 
 
+def site_url() -> str | None:
+    """The deployment's address: on Netlify, the deploy preview's or the site's (None elsewhere)."""
+    return os.environ.get("DEPLOY_PRIME_URL") or os.environ.get("URL")
+
+
 def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
     cmd = [str(hugo_binary()), "--source", str(layout.site), *args]
-    # On Netlify, absolute links (the embed snippets) use the deploy preview's or the site's address.
-    base = os.environ.get("DEPLOY_PRIME_URL") or os.environ.get("URL")
+    # absolute links (embed snippets, citation links) use the deployment's address
+    base = site_url()
     if base:
         cmd += ["--baseURL", base.rstrip("/") + "/"]
     return subprocess.run(cmd, capture_output=True, text=True, check=False)

@@ -140,7 +140,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
             "language": s.language, "role": s.role, "url": s.url, "identifier": s.identifier,
         } for s in b.sources],
         "systems": [{
-            "study": study, "system": s.id, "label": s.label,
+            "study": study, "system": s.id, "position": i, "label": s.label,
             "storage_product": s.storage.product, "storage_vendor": s.storage.vendor, "storage_kind": s.storage.kind,
             "raid_level": s.raid.level if s.raid else None, "drives": s.raid.drives if s.raid else None,
             "device": s.raid.drive_model if s.raid else None, "chunk_kib": s.raid.chunk_kib if s.raid else None,
@@ -152,7 +152,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
             "buffer_pool_mib": s.database.buffer_pool_mib,
             "host_cpu": s.host.cpu, "host_memory_gib": s.host.memory_gib,
             "usable_capacity": loaded.derivation.usable[s.id],
-        } for s in b.systems],
+        } for i, s in enumerate(b.systems)],
         "workloads": [{
             "study": study, "workload": w.id, "tool": w.tool, "tool_version": w.tool_version, "test": w.test,
             "tables": w.tables, "rows_per_table": w.rows_per_table, "data_size": w.data_size,

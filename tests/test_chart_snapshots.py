@@ -23,7 +23,7 @@ def drawn() -> dict[str, str]:
     return {c["name"]: c["svg"] + "\n" for c in map(json.loads, done.stdout.splitlines())}
 
 
-@pytest.mark.parametrize("name", ["by-x", "runs-tps", "rebuild-percent"])
+@pytest.mark.parametrize("name", ["by-x", "runs-tps", "rebuild-percent", "by-x-framed"])
 def test_renderer_snapshot(drawn, name):
     path = SNAPSHOTS / f"{name}.svg"
     if os.environ.get("UPDATE_SNAPSHOTS") == "1":
@@ -37,3 +37,8 @@ def test_snapshots_show_what_the_specs_hold(drawn):
     assert drawn["by-x"].count("<circle") == 6
     assert 'stroke-dasharray="4,3"' in drawn["runs-tps"]  # r2 is unfinished
     assert "512.3 tps" in drawn["rebuild-percent"] and "Rebuild progress (%)" in drawn["rebuild-percent"]
+    framed = drawn["by-x-framed"]  # the context a standalone embed carries, in the image, nothing cut
+    assert "<title>Transactions per second by made-up load" in framed
+    assert ">would be cut if it were not wrapped</text>" in framed  # the long series name, on a second line
+    assert ">Values: exact (as printed); measured (from logs)</text>" in framed
+    assert ">0123456789abcdef…</text>" in framed and "https://example.invalid/embed/by-x-framed/" in framed

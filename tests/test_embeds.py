@@ -125,3 +125,18 @@ def test_cite_box_on_the_study_page(page, site_url):
     snippet = page.locator("details.cite input").first.input_value()
     assert snippet.startswith('<iframe src="') and "/embed/graid-supremeraid-mysql-2023--tps-by-users--optimal/" in snippet
     assert page.locator("details.cite a", has_text="CSV").count() == 2
+
+
+def test_a_system_keeps_its_colour_on_every_chart(built_site):
+    """SupremeRAID RAID 6 is drawn in one colour on its study page, on every facet page and in the embeds."""
+    export = built_site.export / "data"
+    study = json.loads((export / "studies" / "graid-supremeraid-mysql-2023.json").read_text(encoding="utf-8"))
+    facets = json.loads((export / "facets.json").read_text(encoding="utf-8"))
+    charts = [c for c in study["charts"]] + [g["chart"] for f in facets.values() for s in f["studies"]
+                                             if s["study"] == study["id"] for g in s["groups"] if g["chart"]]
+    seen: dict[str, set] = {}
+    for chart in charts:
+        for series, colour in zip(chart["series"], chart["colours"], strict=True):
+            seen.setdefault(series, set()).add(colour)
+    assert seen["SupremeRAID RAID 6"] == {1}  # the second system of the bundle: the palette's second colour
+    assert all(len(colours) == 1 for colours in seen.values())

@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 
 from ..fields import as_data
+from .colours import colour_chart, positions
 from .compare import export_compare
 from .downloads import export_downloads
 from .embeds import export_embeds
@@ -19,8 +20,9 @@ from .facets import export_facets
 from .study import export_studies
 
 
-def export_all(*, db_path: Path, out_dir: Path) -> None:
-    """Write ``out_dir/static/data/*`` (downloads) and ``out_dir/data/*.json`` (site data)."""
+def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
+    """Write ``out_dir/static/data/*`` (downloads) and ``out_dir/data/*.json`` (site data); ``site_url`` is
+    the deployment's address, which the standalone embeds print (empty: addresses from the site root)."""
     con = duckdb.connect(str(db_path), read_only=True)
     try:
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
@@ -29,8 +31,15 @@ def export_all(*, db_path: Path, out_dir: Path) -> None:
         (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
         export_explore(con, out_dir=data)
         facets = export_facets(con, docs, out_dir=data)
+        where = positions(con)
+        for slug, page in facets.items():  # facet charts are coloured like their study's charts
+            for study in page["studies"]:
+                for group in study["groups"]:
+                    if group["chart"]:
+                        colour_chart(group["chart"], study["study"], where)
+        (data / "facets.json").write_text(json.dumps(facets, ensure_ascii=False), encoding="utf-8")
         export_compare(con, out_dir=data)
         export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,
-                      specs_path=out_dir / "embed-specs.json")
+                      specs_path=out_dir / "embed-specs.json", site_url=site_url)
     finally:
         con.close()

@@ -88,12 +88,28 @@ def _embeds(docs: list[dict], facets: dict) -> Iterator[dict]:
                                      f"/{slug}/#chart-{study['study']}-{group['chart']['id']}")
 
 
+def _sources(doc: dict) -> str:
+    """The study's original sources as a line of text (translations are named on the study page)."""
+    sources = [s for s in doc["sources"] if s["role"] == "original"] or doc["sources"]
+    return "; ".join(f"{s['publisher']}, {s['title']}" + (f" ({s['date']})" if s.get("date") else "") for s in sources)
+
+
+def _kinds(embed: dict) -> list[str]:
+    """The kinds of the values an embed draws (a ratio chart's values are derived from printed ones)."""
+    if "value_kind" in embed["columns"]:
+        i = embed["columns"].index("value_kind")
+        return sorted({row[i] for row in embed["rows"]})
+    return ["measured"]
+
+
 def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir: Path,
-                  specs_path: Path) -> list[dict]:
-    """Write each embed's CSV, ``/embed/index.json``, Hugo's list of embed pages and the render specs."""
+                  specs_path: Path, site_url: str) -> list[dict]:
+    """Write each embed's CSV, ``/embed/index.json``, Hugo's list of embed pages and the render specs
+    (each with the context its standalone image prints: study, sources, value kinds, address, data hash)."""
     out = static_dir / "embed"
     out.mkdir(parents=True, exist_ok=True)
     entries, specs = [], []
+    by_id = {d["id"]: d for d in docs}
     for embed in _embeds(docs, facets):
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -109,8 +125,11 @@ def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir:
             "svg": f"/embed/{chart_id}.svg", "png": f"/embed/{chart_id}.png", "csv": f"/embed/{chart_id}.csv",
             "sha256": hashlib.sha256(data).hexdigest(), "rows": len(embed["rows"]),
         })
+        doc = by_id[embed["study"]]
+        context = {"study": doc["title"], "sources": _sources(doc), "kinds": _kinds(embed),
+                   "address": f"{site_url.rstrip('/')}/embed/{chart_id}/", "sha256": entries[-1]["sha256"]}
         specs.append({"id": chart_id, "title": embed["title"], "renderer": embed["renderer"], "spec": embed["spec"],
-                      "option": embed["option"]})
+                      "option": embed["option"], "context": context})
     (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
     (data_dir / "embeds.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
     specs_path.write_text(json.dumps({"charts": specs}, ensure_ascii=False), encoding="utf-8")

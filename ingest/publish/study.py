@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 
 from ..fields import metric_label
+from .colours import colour_chart, positions
 from .db import RESULT_ORDER, coordinates, rows
 from .runs import runs_charts, study_runs, traces
 
@@ -44,6 +45,7 @@ def chart_points(points: list[dict], labels: dict[str, str], *, x: str) -> list[
 
 def _charts(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) -> list[dict]:
     charts = []
+    placed = positions(con)
     for chart in rows(con, "SELECT * FROM charts WHERE study = ? ORDER BY position", [study]):
         where = f"study = ? AND metric = ? AND {chart['x']} IS NOT NULL"
         points = chart_points(coordinates(con, where, [study, chart["metric"]]), labels, x=chart["x"])
@@ -60,6 +62,7 @@ def _charts(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) 
             "series": list(dict.fromkeys(p["series"] for p in points)),
             "switch": switch, "points": points,
         })
+        colour_chart(charts[-1], study, placed)
     return charts
 
 
@@ -77,7 +80,7 @@ def study_doc(con: duckdb.DuckDBPyConnection, study: str) -> dict:
     head = rows(con, "SELECT title, summary, baseline, setup FROM studies WHERE study = ?", [study])[0]
     setup = json.loads(head.pop("setup"))  # the setup as described; every figure comes from a table
     cells = rows(con, f"SELECT * FROM results WHERE study = ? ORDER BY {RESULT_ORDER}", [study])
-    labels = dict(con.execute("SELECT system, label FROM systems WHERE study = ?", [study]).fetchall())
+    labels = dict(con.execute("SELECT system, label FROM systems WHERE study = ? ORDER BY position", [study]).fetchall())
     usable = dict(con.execute("SELECT system, usable_capacity FROM systems WHERE study = ?", [study]).fetchall())
     runs = study_runs(con, study, labels)
     return {

@@ -63,6 +63,7 @@ CREATE TABLE sources (
 CREATE TABLE systems (
     study            VARCHAR NOT NULL REFERENCES studies (study),
     system           VARCHAR NOT NULL,
+    position         INTEGER NOT NULL,      -- as listed in the bundle (charts colour a system by it)
     label            VARCHAR NOT NULL,
     storage_product  VARCHAR NOT NULL,
     storage_vendor   VARCHAR NOT NULL,

@@ -1,9 +1,8 @@
 // The "one line per series against x" chart as a pure function of its spec: the study page
 // draws it in the browser, and site/render/embeds.mjs draws the same chart in Node (jsdom)
 // for the static SVG and PNG embeds.
-import {dot, line, plot, ruleX, ruleY, text} from "@observablehq/plot";
-import {endLabels} from "./end-labels.js";
-import {PALETTE, styleFor} from "./palette.js";
+import {dot, line, plot, ruleX, ruleY} from "@observablehq/plot";
+import {coloursOf, styleFor} from "./palette.js";
 
 export function plotByX(spec, selected, {width = 640, document, standalone = false} = {}) {
   const points = spec.switch ? spec.points.filter((p) => p[spec.switch.field] === selected) : spec.points;
@@ -20,24 +19,18 @@ export function plotByX(spec, selected, {width = 640, document, standalone = fal
       title: (p) => `${p.series}: ${p.text} ${spec.unit} at ${p.x} (${p.kind})\n${p.provenance}`,
     }),
   ];
-  if (standalone) {
-    // no HTML legend in a standalone SVG: label each line at its right end, nudged apart
-    const ends = endLabels(points.filter((p) => p.x === last), Math.max(...points.map((p) => p.y)));
-    marks.push(text(ends, {x: "x", y: "labelY", text: "series", textAnchor: "start", dx: 8, fill: "series",
-      fontSize: 11}));
-  }
   return plot({
     document,
     width,
     height: 380,
     marginLeft: 64,
-    marginRight: standalone ? 150 : 24,
+    marginRight: 24,
     marginBottom: 48,
     style: styleFor(standalone),
     x: {type: "log", base: 2, domain: [xs[0], last], ticks: xs, tickFormat: String,
       label: spec.x_label, labelAnchor: "center", labelArrow: "none", labelOffset: 40},
     y: {grid: true, zero: true, label: `${spec.y_label}${spec.switch ? ` (${selected})` : ""}`},
-    color: {domain: spec.series, range: PALETTE, legend: !standalone},
+    color: {domain: spec.series, range: coloursOf(spec), legend: !standalone},
     marks,
   });
 }

@@ -2,12 +2,10 @@
 // function of the exported spec: the study page draws it in the browser and
 // site/render/embeds.mjs draws the same panel in Node for the SVG and PNG embeds. Each run names
 // what its colour stands for (r.colour): the run itself, or (spec.colour "threads") its thread count.
-import {line, plot, ruleY, text} from "@observablehq/plot";
-import {endLabels} from "./end-labels.js";
+import {line, plot, ruleY} from "@observablehq/plot";
 import {PALETTE, styleFor} from "./palette.js";
 
 export function plotRuns(spec, metric, {width = 640, document, standalone = false} = {}) {
-  const byThreads = spec.colour === "threads";
   const colours = [...new Set(spec.runs.map((r) => r.colour))];  // runs come ordered by thread count
   const points = spec.runs.flatMap((r) => r.intervals.filter((s) => s[metric] != null)
     .map((s) => ({t_s: s.t_s, y: s[metric], run: r.label, colour: r.colour, complete: r.complete})));
@@ -25,24 +23,12 @@ export function plotRuns(spec, metric, {width = 640, document, standalone = fals
     line(points.filter((p) => !p.complete), {x: "t_s", y: "y", z: "run", stroke: "colour", strokeWidth: 1.5,
       strokeDasharray: "4,3", title: "run"}),
   ];
-  if (standalone) {
-    // label each line's end with its log's id, or each colour once with its thread count (the
-    // CSV beside the SVG names every run, its system and threads)
-    const short = Object.fromEntries(spec.runs.map((r) => [r.label, byThreads ? r.colour
-      : r.artifact + (r.complete ? "" : " (unfinished)")]));
-    const ends = byThreads
-      ? colours.map((c) => points.filter((p) => p.colour === c)).filter((mine) => mine.length)
-        .map((mine) => mine.reduce((a, b) => (b.t_s > a.t_s ? b : a)))
-      : spec.runs.map((r) => points.filter((p) => p.run === r.label).at(-1)).filter(Boolean);
-    marks.push(text(endLabels(ends, Math.max(...points.map((p) => p.y))), {x: "t_s", y: "labelY",
-      text: (p) => short[p.run], textAnchor: "start", dx: 6, fill: "colour", fontSize: 11}));
-  }
   return plot({
     document,
     width,
     height: 260,
     marginLeft: 64,
-    marginRight: standalone ? (byThreads ? 90 : 170) : 20,  // room for the end labels
+    marginRight: 20,
     marginBottom: 44,
     style: styleFor(standalone),
     x: {label: "Time (s)", labelAnchor: "center", labelArrow: "none", labelOffset: 38, ...seconds},

@@ -1,0 +1,91 @@
+// The frame of a standalone embed (SVG and PNG): the chart with the context it needs away from the
+// site, in the image itself: its title and study above it; its legend (every series named in full,
+// wrapped, never cut) below; then its sources, the kinds of its values, its address on the site and
+// the SHA-256 of its data. Text is wrapped by an estimate of its width that errs on the wide side.
+
+const PAD = 16;
+const INK = "#1b1f24";
+const MUTED = "#4b5563";
+const FONT = "system-ui, 'DejaVu Sans', sans-serif";
+
+const escape = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+  .replace(/"/g, "&quot;");
+
+// Wider than the average glyph of common sans-serif faces (about 0.55 em), and a full em for wide
+// (CJK) characters, so that a wrapped line always fits.
+function textWidth(text, size) {
+  let em = 0;
+  for (const ch of text) em += ch.codePointAt(0) > 0x2e80 ? 1 : /[A-Z@%MW—]/.test(ch) ? 0.75 : 0.62;
+  return em * size;
+}
+
+export function wrap(text, size, width) {
+  const lines = [];
+  let line = "";
+  for (const word of String(text).split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && textWidth(next, size) > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = next;
+    }
+    while (textWidth(line, size) > width && line.length > 1) {  // a word longer than the line: split it
+      let cut = line.length - 1;
+      while (cut > 1 && textWidth(line.slice(0, cut), size) > width) cut -= 1;
+      lines.push(line.slice(0, cut));
+      line = line.slice(cut);
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+// Lines of text as SVG, from y down; returns the markup and the y below the last line.
+function block(lines, {x = PAD, y, size, fill = INK, weight = "normal", lead = 1.35}) {
+  const out = lines.map((line, i) => `<text x="${x}" y="${y + size + i * size * lead}" font-size="${size}" ` +
+    `font-weight="${weight}" fill="${fill}">${escape(line)}</text>`).join("");
+  return [out, y + lines.length * size * lead];
+}
+
+const KIND_WORDS = {exact: "exact (as printed)", derived: "derived (computed from printed values)",
+  approximate: "approximate", measured: "measured (from logs)"};
+
+// The outer SVG around a drawn chart (an <svg> element of width `width`) and its legend entries
+// ([{label, colour}], may be empty).
+export function frame(chart, {title, context, legend, width}) {
+  const inner = width - 2 * PAD;
+  let y = PAD / 2;
+  const parts = [];
+  let text;
+  [text, y] = block(wrap(title, 15, inner), {y, size: 15, weight: "bold"});
+  parts.push(text);
+  if (!title.endsWith(context.study)) {  // embed titles end with their study's: say it only once
+    [text, y] = block(wrap(`Study: ${context.study}`, 12, inner), {y, size: 12, fill: MUTED});
+    parts.push(text);
+  }
+  y += 6;
+  const height = Number(chart.getAttribute("height"));
+  chart.setAttribute("x", "0");
+  chart.setAttribute("y", String(y));
+  parts.push(chart.outerHTML);
+  y += height + 4;
+  for (const {label, colour} of legend) {
+    const lines = wrap(label, 12, inner - 22);
+    parts.push(`<rect x="${PAD}" y="${y + 2}" width="12" height="12" fill="${colour}"/>`);
+    [text, y] = block(lines, {x: PAD + 20, y, size: 12});
+    parts.push(text);
+    y += 2;
+  }
+  y += 6;
+  const kinds = context.kinds.map((k) => KIND_WORDS[k] ?? k).join("; ");
+  for (const line of [`Source: ${context.sources}`, `Values: ${kinds}`,
+    `${context.address} · data SHA-256 ${context.sha256.slice(0, 16)}…`]) {
+    [text, y] = block(wrap(line, 11, inner), {y, size: 11, fill: MUTED});
+    parts.push(text);
+  }
+  const total = Math.ceil(y + PAD / 2);
+  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="${width}" height="${total}" ` +
+    `viewBox="0 0 ${width} ${total}" font-family="${FONT}"><title>${escape(title)}</title>` +
+    `<rect width="100%" height="100%" fill="#ffffff"/>${parts.join("")}</svg>`;
+}
