@@ -136,3 +136,27 @@ def test_no_console_errors(page, site_url, path):
     assert response.status == 200
     page.wait_for_load_state("networkidle")
     assert page.errors == []
+
+
+def test_without_javascript_charts_show_their_build_time_svg(browser, site_url):
+    """No blank gap where a chart should be: each panel shows its standalone SVG, loaded and drawn."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        for path, count in (("/studies/graid-supremeraid-mysql-2023/", 2), ("/studies/measured-mariadb-2core-vm/", 10),
+                            ("/raid-level/", 2)):
+            page.goto(site_url + path)
+            images = page.locator(".chart-canvas img.chart-fallback")
+            assert images.count() == count, path
+            for i in range(count):
+                images.nth(i).scroll_into_view_if_needed()
+                assert images.nth(i).evaluate("img => img.complete && img.naturalWidth") == 760, path
+    finally:
+        context.close()
+
+
+def test_with_javascript_the_drawn_chart_replaces_the_fallback(page, site_url):
+    page.goto(site_url + "/studies/graid-supremeraid-mysql-2023/")
+    page.wait_for_selector("figure[data-drawn]")
+    assert page.locator(".chart-canvas img.chart-fallback").count() == 0
+    assert page.locator(".chart-canvas svg").count() >= 1

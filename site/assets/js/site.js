@@ -1,0 +1,8 @@
+// The one script of the site: Plot is bundled once, so a reader's browser fetches and caches it once
+// for every page. Each page runs the modules for what it holds (esbuild keeps a module that is
+// imported this way inside the bundle and evaluates it only when imported).
+if (document.querySelector("figure[data-chart], figure[data-timeseries], figure[data-rebuild]")) {
+  import("./charts.js");
+}
+if (document.getElementById("explore-table")) import("./explore.js");
+if (document.getElementById("compare-form")) import("./compare.js");
