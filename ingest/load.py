@@ -42,10 +42,10 @@ def provenance_text(prov: Provenance, *, line: int | None = None) -> str:
 
 
 def measurement(*, printed_as: str | None = None, correction: str | None = None, spread_cv: float | None = None,
-                flag: str | None = None, note: str | None = None, **columns) -> dict:
+                flag: str | None = None, note: str | None = None, line: int | None = None, **columns) -> dict:
     """One row of the measurements table; the columns most values leave empty default to NULL."""
     return {**columns, "printed_as": printed_as, "correction": correction, "spread_cv": spread_cv, "flag": flag,
-            "note": note}
+            "note": note, "line": line}
 
 
 def table_cells(table: ResultTable, *, index: int, single_workload: str | None) -> Iterator[dict]:
@@ -67,6 +67,7 @@ def table_cells(table: ResultTable, *, index: int, single_workload: str | None) 
                 metric=col.metric or table.defaults.metric, unit=col.unit or table.defaults.unit,
                 value=float(Decimal(text)), value_text=text, value_kind=table.value_kind,
                 provenance=provenance_text(table.provenance, line=col.line or row.line),
+                line=col.line or row.line or table.provenance.line,
                 printed_as=fix.printed if fix else None, correction=fix.reason if fix else None,
                 flag=", ".join(n.flag for n in remarks) or None, note="; ".join(n.note for n in remarks) or None,
             )
@@ -100,7 +101,7 @@ def run_cells(bundle_id: str, artifact: Artifact, run: dict, *, index: int, work
             column_label=metric, source=artifact.path, system=artifact.system, workload=workload,
             threads=artifact.threads or run["threads"], state=artifact.state, metric=metric, unit=unit,
             value=float(value), value_text=str(value), value_kind="measured",
-            provenance=f"{bundle_id}/{artifact.path}:{line}",
+            provenance=f"{bundle_id}/{artifact.path}:{line}", line=line,
             spread_cv=run["interval_tps_cv"] if metric == "tps" else None,
         )
 
@@ -197,6 +198,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
                 state=result.state, metric=result.metric, unit=result.unit, value=value,
                 value_text=f"{value:.{result.decimals}f}", value_kind="derived",
                 provenance=f"{provenance_text(result.provenance)} (from: {result.relation})",
+                line=result.provenance.line,
             ))
     return out
 
@@ -227,6 +229,7 @@ def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index:
             workload=workload, threads=None, state="rebuilding", metric=metric, unit=unit,
             value=float(value), value_text=str(value), value_kind="measured",
             provenance=f"{where} ({array}, blocks done over time)",
+            line=figures["first_line"] if isinstance(figures["first_line"], int) else None,
         ))
 
 

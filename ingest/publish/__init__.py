@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 
 from ..fields import as_data
+from .artifacts import export_artifacts
 from .colours import colour_chart, positions
 from .compare import export_compare
 from .downloads import export_downloads
@@ -28,6 +29,7 @@ def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
         data = out_dir / "data"
         docs = export_studies(con, out_dir=data)
+        export_artifacts(con, static_dir=out_dir / "static", data_dir=data)
         (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
         export_explore(con, out_dir=data)
         facets = export_facets(con, docs, out_dir=data)

@@ -26,14 +26,15 @@ def _by(items: list[dict], key: str) -> dict:
 
 def study_runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) -> list[dict]:
     runs = rows(con, "SELECT * FROM runs WHERE study = ? ORDER BY system, threads, artifact", [study])
-    values = _by(rows(con, "SELECT result, metric, value_text, provenance FROM measurements "
+    values = _by(rows(con, "SELECT result, metric, value_text, provenance, source_href FROM results "
                            "WHERE study = ? AND value_kind = 'measured'", [study]), "result")
     samples = _by(rows(con, "SELECT artifact, t_s, tps, latency_ms, latency_pct FROM intervals "
                             "WHERE study = ? ORDER BY artifact, t_s", [study]), "artifact")
     for run in runs:
         run["system_label"] = labels[run["system"]]
-        run["values"] = {v["metric"]: {"text": v["value_text"], "provenance": v["provenance"]}
-                         for v in values.get(run["artifact"], [])}
+        run["values"] = {v["metric"]: {"text": v["value_text"], "provenance": v["provenance"],
+                                       "source_href": v["source_href"]} for v in values.get(run["artifact"], [])}
+        run["href"] = f"/artifacts/{study}/{run['artifact']}/"
         run["intervals"] = [{k: s[k] for k in ("t_s", "tps", "latency_ms", "latency_pct")}
                             for s in samples.get(run["artifact"], [])]
         pcts = {s["latency_pct"] for s in run["intervals"] if s["latency_pct"] is not None}
@@ -84,7 +85,7 @@ def traces(con: duckdb.DuckDBPyConnection, study: str, runs: list[dict]) -> list
             tps = run["values"].get("tps", {}).get("text")
             windows.append({"label": run["label"], "start_s": begin, "end_s": begin + run["elapsed_s"],
                             "tps": tps, "flag": run["state_flag"], "path": run["path"], "started": run["started"]})
-        values = rows(con, "SELECT metric, value_text, unit, provenance FROM measurements "
+        values = rows(con, "SELECT metric, value_text, unit, provenance, source_href FROM results "
                            "WHERE study = ? AND result = ? ORDER BY col_index", [study, artifact])
         (path,) = con.execute("SELECT path FROM artifacts WHERE study = ? AND artifact = ?", [study, artifact]).fetchone()
         out.append({"artifact": artifact, "path": path, "array": samples[0]["array_name"], "start": start.isoformat(),

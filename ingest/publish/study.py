@@ -14,8 +14,8 @@ from .db import RESULT_ORDER, coordinates, rows
 from .runs import runs_charts, study_runs, traces
 
 AXIS_LABELS = {"threads": "Concurrent users (threads)"}
-CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "printed_as", "correction", "flag", "note",
-               "metric", "unit", "state", "threads")
+CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "source_href", "printed_as", "correction", "flag",
+               "note", "metric", "unit", "state", "threads")
 
 
 def _tables(con: duckdb.DuckDBPyConnection, study: str, cells: list[dict]) -> list[dict]:
@@ -40,7 +40,7 @@ def chart_points(points: list[dict], labels: dict[str, str], *, x: str) -> list[
     return [{"series": labels[p["system"]], "system": p["system"], "x": p[x], "state": p["state"],
              "kind": p["value_kind"], "y": p["value"], "low": p["low"] if p["runs"] > 1 else None,
              "high": p["high"] if p["runs"] > 1 else None, "text": p["text"], "provenance": p["provenance"],
-             "printed_as": p["printed_as"]} for p in points]
+             "source_href": p["source_href"], "printed_as": p["printed_as"]} for p in points]
 
 
 def _charts(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) -> list[dict]:

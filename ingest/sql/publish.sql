@@ -21,6 +21,7 @@ SELECT
     CASE WHEN count(*) = 1 THEN any_value(printed_as) END AS printed_as,
     CASE WHEN count(*) = 1 THEN any_value(flag) END AS flag,
     CASE WHEN count(*) = 1 THEN any_value(note) END AS note,
+    CASE WHEN count(*) = 1 THEN any_value(source_href) END AS source_href,
     min([result_index, row_index, col_index]) AS position
 FROM results
 GROUP BY study, system, metric, unit, state, threads

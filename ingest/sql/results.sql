@@ -9,4 +9,6 @@ SELECT {fields}
 FROM measurements AS m
 JOIN studies   AS st USING (study)
 JOIN systems   AS s  USING (study, system)
-JOIN workloads AS w  USING (study, workload);
+JOIN workloads AS w  USING (study, workload)
+LEFT JOIN artifacts AS a   ON a.study = m.study AND a.artifact = m.result
+LEFT JOIN sources   AS src ON src.study = m.study AND src.source = m.source;

@@ -124,6 +124,7 @@ CREATE TABLE measurements (
     correction    VARCHAR,                  -- why the printed text was read as value_text
     flag          VARCHAR,                  -- the keys of the notes recorded with this cell (comma-separated)
     note          VARCHAR,                  -- those notes in words ("; " between two)
+    line          INTEGER,                  -- the line of the source document or artifact it is read from
     spread_cv     DOUBLE,                   -- coefficient of variation of interval samples (runs)
     PRIMARY KEY (study, result, row_index, col_index)
 );

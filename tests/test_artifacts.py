@@ -1,0 +1,45 @@
+"""Artifacts are published as loaded, with their SHA-256, and every measured value links to its line."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+MEASURED = "measured-mariadb-2core-vm"
+RUN = "dw-off-compressed-oltp-read-write-t1-r1"
+
+
+def test_each_artifact_is_published_as_loaded(built_site):
+    artifacts = json.loads((built_site.export / "data" / "artifacts.json").read_text(encoding="utf-8"))
+    assert len(artifacts) == 36 and {a["format"] for a in artifacts} == {"sysbench"}
+    for a in artifacts:
+        published = built_site.public / "artifacts" / a["study"] / a["artifact"] / a["file"]
+        original = built_site.data / a["study"] / a["path"]
+        assert published.read_bytes() == original.read_bytes()
+        assert hashlib.sha256(published.read_bytes()).hexdigest() == a["sha256"]
+
+
+def test_a_measured_value_opens_to_its_log_line(page, site_url):
+    """From the keyboard: Enter opens the value's provenance; its link shows the log at that line."""
+    page.goto(f"{site_url}/studies/{MEASURED}/")
+    summary = page.locator(f'tr[data-run="{RUN}"] details.value-prov summary').first
+    summary.focus()
+    page.keyboard.press("Enter")
+    link = page.locator(f'tr[data-run] details.value-prov[open] .prov-pop a').first
+    assert link.inner_text() == f"{MEASURED}/artifacts/dw-off-compressed-oltp_read_write-t1-r1.log:23"
+    link.click()
+    assert page.url.endswith(f"/artifacts/{MEASURED}/{RUN}/#L23")
+    line = page.locator("#L23")
+    assert " ".join(line.inner_text().split()) == "23 transactions: 1218 (243.47 per sec.)"
+    assert line.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 243, 191)"  # :target
+    assert page.errors == []
+
+
+def test_a_transcribed_value_opens_to_its_source(page, site_url):
+    page.goto(site_url + "/studies/graid-supremeraid-mysql-2023/")
+    cell = page.locator('#table-tps-rebuilding details.value-prov:has(data[value="15445.57"])')
+    cell.locator("summary").click()
+    text = cell.locator(".prov-pop").inner_text()
+    assert text.startswith("exact · graid-en: §") and text.endswith('printed as “1544557”')
+    assert cell.locator(".prov-pop a").get_attribute("href").endswith(
+        "/studies/graid-supremeraid-mysql-2023/#source-graid-en")
