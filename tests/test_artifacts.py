@@ -25,7 +25,7 @@ def test_a_measured_value_opens_to_its_log_line(page, site_url):
     summary = page.locator(f'tr[data-run="{RUN}"] details.value-prov summary').first
     summary.focus()
     page.keyboard.press("Enter")
-    link = page.locator(f'tr[data-run] details.value-prov[open] .prov-pop a').first
+    link = page.locator('tr[data-run] details.value-prov[open] .prov-pop a').first
     assert link.inner_text() == f"{MEASURED}/artifacts/dw-off-compressed-oltp_read_write-t1-r1.log:23"
     link.click()
     assert page.url.endswith(f"/artifacts/{MEASURED}/{RUN}/#L23")

@@ -144,7 +144,7 @@ def test_without_javascript_charts_show_their_build_time_svg(browser, site_url):
     page = context.new_page()
     try:
         for path, count in (("/studies/graid-supremeraid-mysql-2023/", 2), ("/studies/measured-mariadb-2core-vm/", 10),
-                            ("/raid-level/", 2)):
+                            ("/raid-level/", 4)):
             page.goto(site_url + path)
             images = page.locator(".chart-canvas img.chart-fallback")
             assert images.count() == count, path

@@ -17,7 +17,7 @@ from .compare import export_compare
 from .downloads import export_downloads
 from .embeds import export_embeds
 from .explore import export_explore
-from .facets import export_facets
+from .facets import facet_pages_data
 from .study import export_studies
 
 
@@ -32,7 +32,7 @@ def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
         export_artifacts(con, static_dir=out_dir / "static", data_dir=data)
         (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
         export_explore(con, out_dir=data)
-        facets = export_facets(con, docs, out_dir=data)
+        facets = facet_pages_data(con, docs)
         where = positions(con)
         for slug, page in facets.items():  # facet charts are coloured like their study's charts
             for study in page["studies"]:

@@ -10,17 +10,14 @@ import duckdb
 
 from ..fields import fields
 from .db import RESULT_ORDER, group_of, rows
-
-NOT_STATED = "not stated"
+from .like import config_sql
 
 
 def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
     compared = fields("compare")
-    config = ", ".join(f"coalesce(string_agg(DISTINCT {f.shown(f.key)}, ', ' ORDER BY {f.shown(f.key)}), "
-                       f"'{NOT_STATED}') AS {f.key}" for f in compared)
-    series = rows(con, f"""SELECT study || ':' || system AS id, any_value(system_label) || ' (' || study || ')' AS label,
-                                  {config}
-                           FROM results GROUP BY study, system ORDER BY study, system""")
+    label = "study || ':' || system AS id, any_value(system_label) || ' (' || study || ')' AS label"
+    series = [{k: v for k, v in s.items() if k not in ("study", "system")}
+              for s in rows(con, config_sql(extra=label) + " ORDER BY study, system")]
     values = rows(con, f"""
         SELECT study || ':' || system AS series, metric, unit, state, threads, value, value_text, value_kind,
                provenance, runs, mean, mean_text, low, high,

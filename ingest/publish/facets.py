@@ -1,25 +1,33 @@
-"""Facet pages: for each facet field of the registry, the comparison it exists for within one study,
-as ratios to the study's baseline system (pairs that differ in that facet alone) or, for array
-state, to the same system in optimal state."""
+"""Facet pages: for each facet field of the registry, the comparison it exists for within one study.
+
+For a system facet (RAID level, protocol, storage product, doublewrite, compression): every pair of a
+study's systems that differ in that facet alone, by the like-for-like rule Compare applies
+(``like.py``), as ratios of one system to the other (its reference) at the same metric, unit, state
+and load; the systems in no such pair are named with the reason. The reference of a pair is the study's
+baseline where it is one of the two; otherwise the one that has the baseline's value of the facet
+(SupremeRAID RAID 10 against RAID 6, as MD RAID 10 is the baseline; doublewrite on, compression none in
+the measured study); otherwise the one the bundle lists first. Ratios are grouped by reference.
+
+For array state: each system while degraded or rebuilding against itself in optimal state, and the
+systems that have no value outside optimal state."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
 import duckdb
 
 from ..fields import Field, facet_pages, metric_label
 from .db import rows
+from .like import NOT_STATED, configurations, like_for_like
 from .study import AXIS_LABELS
 
-RATIO_PLACES = 4  # ratios to a baseline, as published (pages print them to 2 places)
+RATIO_PLACES = 4  # ratios to a reference, as published (pages print them to 2 places)
 
-# Each value of a study paired with its baseline at the same point; {pair} says which baseline.
+# Each value of a study paired with its reference at the same point; {pair} says which reference.
 PAIRS = """
-    SELECT c.system, c.metric, c.unit, c.state, c.threads, c.runs, c.value_text, c.value_kind, c.provenance,
-           c.printed_as, c.flag, c.note, b.value_text AS baseline_text, b.flag AS baseline_flag,
-           b.note AS baseline_note,
+    SELECT c.system, b.system AS reference, c.metric, c.unit, c.state, c.threads, c.runs, c.value_text,
+           c.value_kind, c.provenance, c.printed_as, c.flag, c.note, b.value_text AS baseline_text,
+           b.value_kind AS baseline_kind, b.flag AS baseline_flag, b.note AS baseline_note,
            round(c.value / b.value, {places}) AS ratio, round(c.low / b.value, {places}) AS low,
            round(c.high / b.value, {places}) AS high,
            c.system <> b.system AND spreads_overlap(c.runs, c.low, c.high, b.runs, b.low, b.high) AS overlap,
@@ -35,29 +43,34 @@ def _pairs(con: duckdb.DuckDBPyConnection, study: str, *, pair: str, facet: str,
     return rows(con, sql, [*params, study])
 
 
-def _system_facets(con: duckdb.DuckDBPyConnection, study: str, system_fields: list[Field]) -> dict[str, dict]:
-    """Each system's value of every system-level facet field, as pages write it."""
-    cols = ", ".join(f"{f.shown(f.key)} AS {f.key}" for f in system_fields)
-    return {r.pop("system"): r for r in rows(con, f"SELECT DISTINCT system, {cols} FROM results WHERE study = ?",
-                                               [study])}
+def _name(label: str) -> str:
+    """A field label inside a sentence: "RAID level" stays, "Buffer pool (MiB)" becomes "buffer pool (MiB)"."""
+    return label if label[:2].isupper() else label[:1].lower() + label[1:]
 
 
-def _ratio_groups(pairs: list[dict], labels: dict[str, str]) -> list[dict]:
-    """Tables and chart specs of ratios, one group per (metric, unit, state) and per-load or single figure."""
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _ratio_groups(pairs: list[dict], labels: dict[str, str], *, reference: str, suffix: str) -> list[dict]:
+    """Tables and chart specs of ratios to one reference, one group per (metric, unit, state) and
+    per-load or single figure; the reference's row first, then the others in the bundle's order."""
     groups: dict[tuple, dict] = {}
-    for system in labels:  # systems in the bundle's order, each one's values as printed
+    order = [reference, *(s for s in labels if s != reference)]
+    for system in order:
         for p in (p for p in pairs if p["system"] == system):
             by_threads = p["threads"] is not None  # a per-load series and a single figure are separate comparisons
             g = groups.setdefault((p["metric"], p["unit"], p["state"], by_threads),
                                   {"metric": p["metric"], "unit": p["unit"], "state": p["state"], "rows": {}})
             g["rows"].setdefault(system, []).append(
                 {k: p[k] for k in ("threads", "ratio", "low", "high", "runs", "overlap", "value_text", "value_kind",
-                                   "printed_as", "flag", "note", "baseline_text", "baseline_flag", "baseline_note",
-                                   "provenance", "facet")})
+                                   "printed_as", "flag", "note", "baseline_text", "baseline_kind", "baseline_flag",
+                                   "baseline_note", "provenance", "facet")})
     out = []
+    against = "the same system in optimal state" if suffix is None else labels[reference]
     for (metric, unit, state, by_threads), g in groups.items():
         threads = sorted({c["threads"] for cells in g["rows"].values() for c in cells if c["threads"] is not None})
-        gid = f"{metric}-{state or 'any'}" + ("-by-threads" if by_threads else "")
+        gid = f"{metric}-{state or 'any'}" + ("-by-threads" if by_threads else "") + (suffix or "")
         chart = None
         if by_threads:
             points = [{"series": labels[s], "system": s, "x": c["threads"], "y": c["ratio"],
@@ -66,12 +79,12 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str]) -> list[dict]:
                        "state": state, "kind": "derived", "provenance": c["provenance"], "printed_as": None}
                       for s, cells in g["rows"].items() for c in cells]
             chart = {"id": gid, "title": f"{metric_label(metric)}{f' ({state})' if state else ''}, "
-                                         "relative to the baseline", "metric": metric, "unit": "× baseline",
-                     "embed_prefix": None, "x_label": AXIS_LABELS["threads"],
-                     "y_label": f"{metric_label(metric)} / baseline",
+                                         f"relative to {against}", "metric": metric,
+                     "unit": "× reference", "embed_prefix": None, "x_label": AXIS_LABELS["threads"],
+                     "y_label": f"{metric_label(metric)} / reference",
                      "series": [labels[s] for s in g["rows"]], "switch": None, "points": points}
-        out.append({"id": gid, "metric": metric, "metric_label": metric_label(metric), "unit": unit, "state": state,
-                    "columns": threads or [None], "chart": chart,
+        out.append({"id": gid, "reference": reference, "metric": metric, "metric_label": metric_label(metric),
+                    "unit": unit, "state": state, "columns": threads or [None], "chart": chart,
                     "rows": [{"system": s, "label": labels[s], "cells": cells} for s, cells in g["rows"].items()]})
     return out
 
@@ -82,45 +95,159 @@ def _name_embeds(groups: list[dict], prefix: str) -> None:
             group["chart"]["embed_prefix"] = f"{prefix}--{group['chart']['id']}"
 
 
-def _against_baseline(con: duckdb.DuckDBPyConnection, doc: dict, facet: Field, system_fields: list[Field]) -> list:
-    """Pairs of a study's systems that differ from its baseline in this facet alone, and the baseline itself."""
-    baseline = doc.get("baseline")
-    values = _system_facets(con, doc["id"], system_fields)
-    if baseline is None or baseline not in values or len({v[facet.key] for v in values.values()}) < 2:
-        return []
-    base = values[baseline]
-    like = [s for s, v in values.items() if s == baseline or (
-        v[facet.key] != base[facet.key] and all(v[f.key] == base[f.key] for f in system_fields if f is not facet))]
+def _stated_values(con: duckdb.DuckDBPyConnection, study: str, facet: Field) -> dict[str, str | None]:
+    """Every system of the study (with values or not) and its value of a system facet, as pages write it."""
+    return dict(con.execute(f"SELECT s.system, {facet.shown(facet.sql)} FROM systems AS s WHERE s.study = ?",
+                            [study]).fetchall())
+
+
+def _reference(a: str, b: str, baseline: str | None, config: dict, facet: Field) -> tuple[str, str, str]:
+    """(reference, other, why) of a pair; ``a`` is listed before ``b`` in the bundle."""
+    if baseline in (a, b):
+        return (a, b, "the study's baseline") if a == baseline else (b, a, "the study's baseline")
+    if baseline in config:
+        for ref, other in ((a, b), (b, a)):
+            if config[ref][facet.key] == config[baseline][facet.key]:
+                return ref, other, f"has the baseline's {_name(facet.label)} ({config[ref][facet.key]})"
+    return a, b, "listed first in the bundle"
+
+
+def _left_out(system: str, labels: dict, config: dict, facet: Field) -> str:
+    """Why a system is in no pair that differs in ``facet`` alone."""
+    name = _name(facet.label)
+    if system not in config:
+        return "no printed or measured value"
+    if config[system][facet.key] == NOT_STATED:
+        return f"its {name} is not stated"
+    if len(config) == 1:
+        return "the only system of this study with values"
+    others = [t for t in config if t != system and config[t][facet.key] not in (config[system][facet.key], NOT_STATED)]
+    if not others:
+        return f"no other system with values has another {name}"
+    breaking = {t: like_for_like(facet.key, config[system], config[t])[1] for t in others}
+    if not any(breaking.values()):  # like for like, yet no value at a common point
+        return f"no value at the same metric, state and load as {_and([labels[t] for t in others])}"
+    texts = {t: _and([_name(f.label) for f in fs]) for t, fs in breaking.items() if fs}
+    if len(set(texts.values())) == 1 and len(texts) == len(others):
+        every = "every other system" if len(others) == len(config) - 1 else f"every system of another {name}"
+        return f"differs from {every} in {next(iter(texts.values()))} as well"
+    parts = [f"from {labels[t]} in {text} as well" for t, text in texts.items()]
+    parts += [f"shares no value at the same metric, state and load with {labels[t]}" for t in others if t not in texts]
+    return "differs " + "; ".join(parts)
+
+
+def _caveats(con: duckdb.DuckDBPyConnection, study: str, systems: list[str]) -> list[str]:
+    """What a measured study says about how it was measured, beside its ratios: the bundle's notes, the
+    runs' length by their logs and the host the systems state, all from the database."""
+    notes = con.execute("SELECT coalesce(CAST(setup->'$.notes' AS VARCHAR[]), []) FROM studies WHERE study = ?",
+                        [study]).fetchone()[0]
+    out = list(notes)
+    marks = ", ".join("?" * len(systems))
+    n, low, high = con.execute(f"SELECT count(*), min(elapsed_s), max(elapsed_s) FROM runs "
+                               f"WHERE study = ? AND system IN ({marks}) AND complete", [study, *systems]).fetchone()
+    if n:
+        length = f"{low:.2f} s" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f} to {high:.2f} s"
+        out.append(f"{n} runs compared here, each {length} long by its log's total time.")
+    for cpu, memory in con.execute(f"SELECT DISTINCT host_cpu, host_memory_gib FROM systems "
+                                   f"WHERE study = ? AND system IN ({marks}) AND host_cpu IS NOT NULL "
+                                   "ORDER BY ALL", [study, *systems]).fetchall():
+        out.append(f"Host as the bundle states it: {cpu}" + (f", {memory:g} GiB of memory." if memory else "."))
+    return out
+
+
+def _against_each_other(con: duckdb.DuckDBPyConnection, doc: dict, facet: Field) -> dict | None:
+    """The pairs of a study's systems that differ in this facet alone, their ratios grouped by reference,
+    and the systems left out; None when the study's systems do not take two stated values of it."""
+    study, baseline = doc["id"], doc.get("baseline")
+    labels = {s["id"]: s["label"] for s in doc["systems"]}
+    if len({v for v in _stated_values(con, study, facet).values() if v is not None}) < 2:
+        return None
+    config = configurations(con, study)
+    with_values = [s for s in labels if s in config]
+    candidates: dict[str, list[tuple[str, str, list]]] = {}  # reference: [(other, why, following)]
+    for i, a in enumerate(with_values):
+        for b in with_values[i + 1:]:
+            alone, _, following = like_for_like(facet.key, config[a], config[b])
+            if alone:
+                ref, other, why = _reference(a, b, baseline, config, facet)
+                candidates.setdefault(ref, []).append((other, why, following))
     of_system = (f"(SELECT any_value({facet.shown('r.' + facet.key)}) FROM results AS r "
                  "WHERE r.study = c.study AND r.system = c.system)")
-    pairs = _pairs(con, doc["id"], facet=of_system, params=[baseline],
-                   pair="b.system = ? AND same_point(c.metric, c.unit, c.state, c.threads, "
-                        "b.metric, b.unit, b.state, b.threads)")
-    return [p for p in pairs if p["system"] in like]
+    references, pairs, groups = [], [], []
+    for ref in sorted(candidates, key=lambda s: (s != baseline, list(labels).index(s))):  # the baseline first
+        others = [o for o, _, _ in candidates[ref]]
+        marks = ", ".join("?" * (len(others) + 1))
+        found = _pairs(con, study, facet=of_system, params=[ref, ref, *others],
+                       pair=f"b.system = ? AND c.system IN ({marks}) AND same_point(c.metric, c.unit, c.state, "
+                            "c.threads, b.metric, b.unit, b.state, b.threads)")
+        kept = [(o, why, fol) for o, why, fol in candidates[ref] if any(p["system"] == o for p in found)]
+        if not kept:
+            continue
+        keep = {ref, *(o for o, _, _ in kept)}
+        ref_groups = _ratio_groups([p for p in found if p["system"] in keep], labels, reference=ref,
+                                   suffix="" if ref == baseline else f"-vs-{ref}")
+        groups += ref_groups
+        references.append({"system": ref, "label": labels[ref], "value": config[ref][facet.key],
+                           "why": kept[0][1], "groups": [g["id"] for g in ref_groups]})
+        for o, _, following in kept:
+            pairs.append({"reference": ref, "reference_label": labels[ref], "other": o, "other_label": labels[o],
+                          "reference_value": config[ref][facet.key], "other_value": config[o][facet.key],
+                          "compare": f"/compare/?series={study}:{ref},{study}:{o}",
+                          "follows": [{"label": f.label, "values": [config[ref][f.key], config[o][f.key]]}
+                                      for f in following]})
+    paired = {p["reference"] for p in pairs} | {p["other"] for p in pairs}
+    left_out = [{"system": s, "label": labels[s], "reason": _left_out(s, labels, config, facet)}
+                for s in labels if s not in paired]
+    measured = any(c["value_kind"] == "measured" or c["baseline_kind"] == "measured"
+                   for g in groups for r in g["rows"] for c in r["cells"])
+    return {"study": study, "title": doc["title"], "baseline": labels.get(baseline), "pairs": pairs,
+            "references": references, "groups": groups, "left_out": left_out,
+            "caveats": _caveats(con, study, sorted(paired)) if measured else []}
 
 
-def export_facets(con: duckdb.DuckDBPyConnection, docs: list[dict], *, out_dir: Path) -> dict:
+def _against_optimal(con: duckdb.DuckDBPyConnection, doc: dict) -> dict | None:
+    """Each system while degraded or rebuilding against itself in optimal state; the systems with no
+    such value are named."""
+    labels = {s["id"]: s["label"] for s in doc["systems"]}
+    pairs = _pairs(con, doc["id"], facet="c.state", params=[],
+                   pair="b.system = c.system AND b.state = 'optimal' AND c.state <> 'optimal' "
+                        "AND b.metric = c.metric AND b.unit = c.unit AND b.threads IS NOT DISTINCT FROM c.threads")
+    if not pairs:
+        return None
+    groups: list[dict] = []
+    for group in _ratio_groups(pairs, labels, reference=next(iter(labels)), suffix=None):
+        group["reference"] = None
+        groups.append(group)
+    compared = {p["system"] for p in pairs}
+    with_values = {s for (s,) in con.execute("SELECT DISTINCT system FROM coordinates WHERE study = ?",
+                                             [doc["id"]]).fetchall()}
+    left_out = [{"system": s, "label": labels[s],
+                 "reason": "no value outside optimal state with an optimal value at the same metric and load"
+                 if s in with_values else "no printed or measured value"}
+                for s in labels if s not in compared]
+    measured = any(p["value_kind"] == "measured" for p in pairs)
+    return {"study": doc["id"], "title": doc["title"], "baseline": "the same system in optimal state",
+            "pairs": [], "references": [], "groups": groups, "left_out": left_out,
+            "caveats": _caveats(con, doc["id"], sorted(compared)) if measured else []}
+
+
+def facet_pages_data(con: duckdb.DuckDBPyConnection, docs: list[dict]) -> dict:
+    """Every facet page's comparisons (written as ``facets.json`` by the publish step, once coloured)."""
     pages = {}
-    system_fields = [f for f in facet_pages() if f.page.baseline == "baseline"]
     for facet in facet_pages():
-        studies = []
+        studies, unpaired = [], []
         for doc in docs:
-            labels = {s["id"]: s["label"] for s in doc["systems"]}
             if facet.page.baseline == "baseline":
-                pairs = _against_baseline(con, doc, facet, system_fields)
-                baseline = labels.get(doc.get("baseline"))
-            else:  # each system while degraded or rebuilding against itself in optimal state
-                pairs = _pairs(con, doc["id"], facet="c.state", params=[],
-                               pair="b.system = c.system AND b.state = 'optimal' AND c.state <> 'optimal' "
-                                    "AND b.metric = c.metric AND b.unit = c.unit "
-                                    "AND b.threads IS NOT DISTINCT FROM c.threads")
-                baseline = "the same system in optimal state"
-            if len({p["system"] for p in pairs}) < (2 if facet.page.baseline == "baseline" else 1):
+                entry = _against_each_other(con, doc, facet)
+            else:
+                entry = _against_optimal(con, doc)
+            if entry is None:
                 continue
-            groups = _ratio_groups(pairs, labels)
-            _name_embeds(groups, f"facet-{facet.page.slug}--{doc['id']}")
-            studies.append({"study": doc["id"], "title": doc["title"], "baseline": baseline, "groups": groups})
-        pages[facet.page.slug] = {"title": facet.page.title, "column": facet.key, "label": facet.label,
-                                  "about": facet.page.about, "studies": studies}
-    (out_dir / "facets.json").write_text(json.dumps(pages, ensure_ascii=False), encoding="utf-8")
+            if not entry["groups"]:
+                unpaired.append({k: entry[k] for k in ("study", "title", "left_out")})
+                continue
+            _name_embeds(entry["groups"], f"facet-{facet.page.slug}--{doc['id']}")
+            studies.append(entry)
+        pages[facet.page.slug] = {"title": facet.page.title, "column": facet.key, "label": facet.label, "name": _name(facet.label),
+                                  "about": facet.page.about, "studies": studies, "unpaired": unpaired}
     return pages
