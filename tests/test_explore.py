@@ -56,7 +56,7 @@ def test_chart_only_for_one_study_and_one_metric(page, site_url):
     assert "never drawn on one axis" in figure.inner_text()
     page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps&state=optimal")
     assert figure.get_attribute("data-drawn") == "24"
-    assert page.locator('#explore-chart g[aria-label="dot"] circle').count() == 24
+    assert page.locator('#explore-chart g[aria-label="dot"] circle').count() == 24  # 20 per-user + 4 summary
 
 
 def test_columns_sort(page, site_url):
@@ -156,3 +156,94 @@ def test_embed_page_draws_the_view_from_its_query(page, site_url):
     assert back.get_attribute("href").endswith(f"/explore/?study={GRAID}&metric=tps&state=optimal")
     assert back.get_attribute("target") == "_top"
     assert page.errors == []
+
+
+def test_graid_series_split_by_state_and_table(page, site_url):
+    page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps")
+    paths = page.locator('#explore-chart g[aria-label="line"] path')
+    names = paths.locator("title").all_text_contents()
+    assert sorted(names) == sorted(f"{s} ({state})" for s in ["SupremeRAID RAID 10", "SupremeRAID RAID 6",
+                                                             "Linux MD RAID 10", "Linux MD RAID 6"]
+                                   for state in ["optimal", "rebuilding"])
+    # each line joins the 5 per-user cells (64 to 1024 users) of one table, never a summary figure
+    for d in paths.evaluate_all("ps => ps.map((p) => p.getAttribute('d'))"):
+        assert d.count("L") == 4 and d.count("M") == 1
+    svgs = page.locator("#explore-chart svg")
+    line_titles = svgs.first.locator('g[aria-label="dot"] title').all_text_contents()
+    assert "SupremeRAID RAID 10 (rebuilding): 16119.14" not in line_titles  # the summary table's figure
+    panel = page.locator("#explore-chart .explore-panel")
+    assert panel.count() == 1
+    assert panel.locator(".panel-title").inner_text() == \
+        "Without a thread count, from “Optimal vs recovery TPS and SSD rebuild speed”"
+    summary = panel.locator('g[aria-label="dot"] title').all_text_contents()
+    assert "SupremeRAID RAID 10 (rebuilding): 16119.14" in summary and len(summary) == 8
+    assert page.errors == []
+
+
+def test_caption_names_the_active_filters(page, site_url):
+    page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps&state=rebuilding")
+    caption = page.locator("#explore-chart figcaption").inner_text()
+    assert caption.startswith("tps (tx/s) in SupremeRAID SR-1010 vs Linux MD RAID: MySQL sysbench OLTP read/write; "
+                              "filters: array state = rebuilding; ")
+    page.locator('fieldset[data-param="raid_level"] input[value="6"]').check()
+    caption = page.locator("#explore-chart figcaption").inner_text()
+    assert "; filters: RAID level = 6, array state = rebuilding; " in caption
+    assert "4 values without a thread count" not in caption and "2 values without a thread count" in caption
+
+
+def _overlaps(a, b):
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_netapp_labels_do_not_overlap(browser, site_url, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(f"{site_url}/explore/?study=netapp-tr3693-mysql-2010&metric=oet")
+    chart = page.locator("#explore-chart")
+    assert chart.get_attribute("data-drawn") == "9"
+    # the name of each value, wrapped beside its dot, and the value axis' tick labels
+    labels = chart.locator('g[aria-label="text"] text, g[aria-label="x-axis tick label"] text')
+    boxes = [b for b in labels.evaluate_all("ts => ts.map((t) => t.getBoundingClientRect().toJSON())")]
+    names = chart.locator('g[aria-label="text"] text').all_text_contents()
+    assert len(names) == 9 and "2. buffer pool 6GB" in names
+    assert any("FCP (two QLogic" in n for n in names)
+    svg = chart.locator("svg").first.bounding_box()
+    for i, a in enumerate(boxes):
+        assert a["x"] >= svg["x"] - 1 and a["x"] + a["width"] <= svg["x"] + svg["width"] + 1  # within the chart
+        for b in boxes[i + 1:]:
+            assert not _overlaps(a, b), (a, b)
+    context.close()
+
+
+def _too_wide(page):
+    return page.locator("table").evaluate_all(
+        "ts => ts.filter((t) => t.getClientRects().length && t.parentElement.scrollWidth > t.parentElement.clientWidth)"
+        ".map((t) => t.className || t.outerHTML.slice(0, 60))")
+
+
+def test_measured_study_tables_fit_at_1280(page, site_url):
+    page.goto(f"{site_url}/studies/{MEASURED}/")
+    for details in page.locator("details.samples").all()[:2]:
+        details.locator("summary").click()
+    assert page.locator("table.runs").count() == 1
+    assert _too_wide(page) == []
+    status = page.locator("table.runs th", has_text="Status")
+    assert status.bounding_box()["x"] + status.bounding_box()["width"] <= 1280
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_explore_table_fits(browser, site_url, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(f"{site_url}/explore/?study={GRAID}&state=rebuilding")
+    table = page.locator("#explore-table")
+    fits = table.evaluate("t => [t.scrollWidth <= t.clientWidth, t.parentElement.scrollWidth <= t.parentElement.clientWidth]")
+    assert fits == [True, True]
+    first = table.locator("tbody tr").first
+    assert first.get_attribute("role") == "row" and first.locator("td").first.get_attribute("role") == "cell"
+    if width == 375:  # each row a card of label: value pairs, the label from the registry
+        label = first.locator("td").nth(1).evaluate("td => getComputedStyle(td, '::before').content")
+        assert label == '"System"'
+    context.close()

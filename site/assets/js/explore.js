@@ -2,7 +2,7 @@
 // from the page (rendered by Hugo from the exported data); the filter state lives in the URL
 // as short parameters (?raid_level=6,10&state=rebuilding), and back/forward restore it. On the
 // embed page (form[data-embed]) the view comes from the URL alone.
-import {dot, plot, ruleX, ruleY} from "@observablehq/plot";
+import {axisX, dot, plot, ruleX, ruleY, text} from "@observablehq/plot";
 import {max, min} from "d3-array";
 import {csvFormat} from "d3-dsv";
 import {lines, seriesOf} from "./lines.js";
@@ -22,11 +22,15 @@ const params = [...form.querySelectorAll("fieldset[data-param]")].map((f) => f.d
 const records = [...table.tBodies[0].rows].map((row) => {
   const d = (name) => row.getAttribute(`data-${name}`);
   const mean = d("mean");
+  const name = d("system") + (d("state") ? ` (${d("state")})` : "");
   return {
     row, facets: Object.fromEntries(params.map((p) => [p, d(p)])), metric: `${d("metric")} (${d("unit")})`,
-    study: d("study"), group: d("group") && `${d("system")}|${d("group")}`,
+    study: d("study"), group: d("group") && `${d("system")}|${d("group")}|${d("table")}`,
+    // A series is one system in one state from one table (the result a value comes from): a
+    // per-user table and a summary table of the same system are never joined into one line.
     point: {row, system: d("system"), state: d("state"), threads: d("threads") ? Number(d("threads")) : null,
-      line: `${d("system")} ${d("state")}`, name: d("system") + (d("state") ? ` (${d("state")})` : ""),
+      line: `${d("system")}|${d("state")}|${d("table")}`, name, label: name, table: d("table"),
+      tableTitle: d("table-title"), column: d("column"),
       value: Number(mean ?? d("value")), meanText: d("mean-text"), low: mean ? Number(d("low")) : null,
       high: mean ? Number(d("high")) : null, runs: mean ? Number(d("runs")) : 1},
   };
@@ -114,7 +118,7 @@ function apply(state, {gradual = true} = {}) {
   current = state;
   const entries = Object.entries(state);
   const matching = records.filter((r) => entries.every(([p, values]) => values.includes(r.facets[p])));
-  chart(matching);
+  chart(matching, state);
   const shown = showAll ? matching : matching.slice(0, LIMIT);
   show(shown.map((r) => r.row), {gradual});
   const cut = matching.length - shown.length;
@@ -147,7 +151,92 @@ function points(matching) {
 // out); each line and dot names its system on hover, and the table lists every value.
 const LEGEND_MAX = 12;
 
-function chart(matching) {
+// The active filters other than study and metric (the caption names those), as the form labels them.
+const legends = Object.fromEntries([...form.querySelectorAll("fieldset[data-param]")]
+  .map((f) => [f.dataset.param, f.querySelector("legend").textContent.trim()]));
+const lowerFirst = (text) => (/^.[a-z]/.test(text) ? text[0].toLowerCase() + text.slice(1) : text);
+function filtersText(state) {
+  const parts = Object.entries(state).filter(([p]) => p !== "study" && p !== "metric")
+    .map(([p, values]) => `${lowerFirst(legends[p] ?? p)} = ${values.join(" or ")}`);
+  return parts.length ? `; filters: ${parts.join(", ")}` : "";
+}
+
+// Thread-count ticks at least MIN_GAP px apart on the log scale (labels of a dozen close thread
+// counts would overlap).
+const MIN_GAP = 36;
+function threadTicks(threads, span) {
+  const [l0, l1] = [Math.log2(threads[0]), Math.log2(threads.at(-1))];
+  const ticks = [];
+  let last = -Infinity;
+  for (const t of threads) {
+    const px = l1 === l0 ? 0 : ((Math.log2(t) - l0) / (l1 - l0)) * span;
+    if (px - last >= MIN_GAP) {
+      ticks.push(t);
+      last = px;
+    }
+  }
+  return ticks;
+}
+
+// A label in lines of at most `chars` characters (a word longer than that is cut), so that the
+// height of its row is known and no label runs into the next or off the chart.
+function wrap(text, chars) {
+  const lines = [];
+  let line = "";
+  for (let word of text.split(/\s+/)) {
+    while (word.length > chars) {
+      if (line) lines.push(line), (line = "");
+      lines.push(word.slice(0, chars));
+      word = word.slice(chars);
+    }
+    if (line && line.length + 1 + word.length > chars) lines.push(line), (line = "");
+    line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+// Values without a thread count (a summary table, a single printed figure): one row each, in a
+// panel per table, with its name on the left (wrapped, never overlapping) on the lines' value axis.
+const LINE = 15;
+function panel(points, {width, yDomain, metric, color, mixed}) {
+  const systems = new Set(points.map((p) => p.label));
+  const labelOf = points.length > systems.size
+    ? (systems.size === 1 ? (p) => p.column : (p) => `${p.label}: ${p.column}`)
+    : (p) => p.label;
+  const marginLeft = Math.round(Math.min(width * 0.45, 280));
+  const chars = Math.max(8, Math.floor((marginLeft - 12) / 7.5));  // about 7 px a character at 13 px
+  // Each row as tall as its label (a band scale would give every row the height of the tallest).
+  let y = 0;
+  const rows = points.map((p) => {
+    const lines = wrap(labelOf(p), chars);
+    const row = {...p, text: lines.join("\n"), offset: y + (lines.length * LINE + 12) / 2};
+    y += lines.length * LINE + 12;
+    return row;
+  });
+  const height = 50 + y;
+  const ranged = rows.filter((r) => r.runs > 1);
+  const marks = [ruleX([0]), axisX({label: metric, labelAnchor: "right"}),
+    text(rows, {y: "offset", text: "text", frameAnchor: "left", textAnchor: "end", lineAnchor: "middle", dx: -8,
+      lineHeight: LINE / 13})];
+  if (ranged.length) {
+    marks.push(ruleY(ranged, {y: "offset", x1: "low", x2: "high", stroke: "label", strokeWidth: 3, strokeOpacity: 0.45}));
+  }
+  marks.push(dot(rows, {y: "offset", x: "value", fill: "label", r: 4, title: (p) => `${p.name}: ${textOf(p)}`}));
+  const div = document.createElement("div");
+  div.className = "explore-panel";
+  const title = document.createElement("p");
+  title.className = "panel-title";
+  title.textContent = `${mixed ? "Without a thread count, from" : "From"} “${points[0].tableTitle}”`;
+  div.append(title, plot({
+    width, height, marginLeft, marginRight: 24, marginTop: 10, marginBottom: 40, style: BASE_STYLE,
+    x: {grid: true, domain: yDomain, label: metric}, y: {axis: null, domain: [0, y], range: [10, height - 40]},
+    color, marks,
+  }));
+  return div;
+}
+
+function chart(matching, state) {
   const studies = new Set(matching.map((r) => r.study));
   const metrics = new Set(matching.map((r) => r.metric));
   const caption = figure.querySelector("figcaption");
@@ -160,45 +249,74 @@ function chart(matching) {
     figure.dataset.drawn = "none";
     return;
   }
+  const metric = [...metrics][0];
   const drawn = points(matching);
-  const byThreads = drawn.every((p) => p.threads !== null);
-  const systems = [...new Set(drawn.map((p) => p.system))];
-  const threads = [...new Set(drawn.map((p) => p.threads))].sort((a, b) => a - b);
-  const step = Math.ceil(threads.length / 12);  // at most about a dozen tick labels
-  const x = byThreads
-    ? {type: "log", base: 2, label: "Threads", ticks: threads.filter((_, i) => i % step === 0), tickFormat: String}
-    : {type: "band", label: null};
-  const xField = byThreads ? "threads" : "system";
+  const threaded = [];
+  const single = [];
+  for (const p of drawn) (p.threads === null ? single : threaded).push(p);
   const spread = drawn.filter((p) => p.runs > 1);
-  const marks = [ruleY([0])];
-  if (spread.length) {
-    marks.push(ruleX(spread, {x: xField, y1: "low", y2: "high", stroke: "system", strokeWidth: 3, strokeOpacity: 0.45}));
+  const low = min([0, min(drawn, (p) => p.value), min(spread, (p) => p.low)]);
+  const high = max([0, max(drawn, (p) => p.value), max(spread, (p) => p.high)]);
+  const yDomain = [low, high];
+  const parts = [];
+  let series = [];
+  if (threaded.length) {
+    series = seriesOf(threaded, {x: "threads", y: "value", z: "line", stroke: "name", title: "name"});
+    // One system in one state from two tables by thread count: the table's title tells them apart.
+    const count = new Map();
+    for (const s of series) count.set(s.title, (count.get(s.title) ?? 0) + 1);
+    if (series.some((s) => count.get(s.title) > 1)) {
+      const labels = new Map();
+      for (const s of series) {
+        if (count.get(s.title) > 1) s.title = s.stroke = `${s.title}, ${s.first.tableTitle}`;
+        labels.set(s.first.line, s.title);
+      }
+      for (const p of threaded) p.label = labels.get(p.line) ?? p.name;
+    } else {
+      for (const p of threaded) p.label = p.name;  // a label a previous view gave it
+    }
   }
-  // Above 1,000 points, thin lines alone (the table below the chart holds every value): one dot
-  // and tooltip per point would cost more than the 50 ms redraw budget, and so would lines of
-  // Plot's default width (1.5 px lines take three times as long to rasterise in software as 1 px).
-  const dense = byThreads && drawn.length > 1000;
-  let yDomain;  // left to Plot, unless lines are drawn (a function mark gives Plot nothing to infer it from)
-  if (byThreads) {
-    const low = min([min(drawn, (p) => p.value), min(spread, (p) => p.low)]);
-    const high = max([max(drawn, (p) => p.value), max(spread, (p) => p.high)]);
-    x.domain = [threads[0], threads.at(-1)];
-    yDomain = [Math.min(0, low), Math.max(0, high)];
-    const series = seriesOf(drawn, {x: "threads", y: "value", z: "line", stroke: "system", title: "name"});
+  // The colour of a series follows its name (system and state), in the lines and the panels alike.
+  const names = [...new Set([...series.map((s) => s.title), ...single.map((p) => p.label)])];
+  const color = {domain: names, range: PALETTE};
+  if (threaded.length) {
+    const threads = [...new Set(threaded.map((p) => p.threads))].sort((a, b) => a - b);
+    const x = {type: "log", base: 2, label: "Threads", ticks: threadTicks(threads, width - 84), tickFormat: String,
+      domain: [threads[0], threads.at(-1)]};
+    const ranged = threaded.filter((p) => p.runs > 1);
+    const marks = [ruleY([0])];
+    if (ranged.length) {
+      marks.push(ruleX(ranged, {x: "threads", y1: "low", y2: "high", stroke: "label", strokeWidth: 3, strokeOpacity: 0.45}));
+    }
+    // Above 1,000 points, thin lines alone (the table below the chart holds every value): one dot
+    // and tooltip per point would cost more than the 50 ms redraw budget, and so would lines of
+    // Plot's default width (1.5 px lines take three times as long to rasterise in software as 1 px).
+    const dense = threaded.length > 1000;
     marks.push(lines(series, {strokeWidth: dense ? 1 : 1.5}));
+    if (!dense) {
+      marks.push(dot(threaded, {x: "threads", y: "value", fill: "label", r: 4, title: (p) => `${p.label}: ${textOf(p)}`}));
+    }
+    parts.push(plot({
+      width, height: 340, marginLeft: 64, marginRight: 20, marginBottom: 40, style: BASE_STYLE, x,
+      y: {grid: true, label: metric, domain: yDomain},
+      color: {...color, legend: names.length <= LEGEND_MAX}, marks,
+    }));
   }
-  if (!dense) {
-    marks.push(dot(drawn, {x: xField, y: "value", fill: "system", r: 4,
-      title: (p) => `${p.name}: ${textOf(p)}`}));
+  if (single.length) {
+    const tables = [...new Set(single.map((p) => p.table))];
+    for (const t of tables) {
+      parts.push(panel(single.filter((p) => p.table === t), {width, yDomain, metric, color, mixed: threaded.length > 0}));
+    }
   }
-  canvas.replaceChildren(plot({
-    width, height: 340, marginLeft: 64, marginBottom: byThreads ? 40 : 80,
-    style: BASE_STYLE, x, y: {grid: true, zero: true, label: [...metrics][0], domain: yDomain},
-    color: {domain: systems, range: PALETTE, legend: systems.length <= LEGEND_MAX}, marks,
-  }));
-  caption.textContent = `${[...metrics][0]} in ${matching[0].row.cells[0].querySelector("a").title}` +
+  canvas.replaceChildren(...parts);
+  const singleTables = new Set(single.map((p) => p.tableTitle));
+  caption.textContent = `${metric} in ${matching[0].row.cells[0].querySelector("a").title}${filtersText(state)}` +
+    (threaded.length ? `; one line per system, state and table, by thread count` : "; one panel per table") +
+    (threaded.length && single.length
+      ? `; ${single.length} value${single.length > 1 ? "s" : ""} without a thread count (${[...singleTables].map((t) => `“${t}”`).join(", ")}) drawn apart below, not joined to the lines`
+      : "") +
     (spread.length ? "; repeated runs drawn as their mean, with a bar from the lowest to the highest" : "") +
-    (systems.length > LEGEND_MAX ? `; ${systems.length} systems: hover a line for its name` : "");
+    (names.length > LEGEND_MAX ? `; ${names.length} series: hover a line for its name` : "");
   figure.dataset.drawn = `${drawn.length}`;
 }
 

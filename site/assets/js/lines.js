@@ -9,7 +9,7 @@ export function seriesOf(points, {x, y, z, stroke, title}) {
   const byKey = new Map();
   for (const p of points) {
     let s = byKey.get(p[z]);
-    if (s === undefined) byKey.set(p[z], (s = {stroke: p[stroke], title: p[title], xy: []}));
+    if (s === undefined) byKey.set(p[z], (s = {stroke: p[stroke], title: p[title], first: p, xy: []}));
     s.xy.push([p[x], p[y]]);
   }
   const series = [...byKey.values()];
