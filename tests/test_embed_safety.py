@@ -99,6 +99,25 @@ def test_every_snippet_pastes_as_an_iframe_and_nothing_else(hostile_site, page):
                 assert src.startswith(base + "/embed/explore/?study=") or src == base + "/embed/compare/", src
 
 
+def test_citation_links_carry_the_deployment_s_address(hostile_site, page):
+    """Built with Netlify's URL, the cite boxes' links (images, CSV, embed pages) are absolute, like the snippets."""
+    _, base = hostile_site
+    for path in ("/studies/graid-supremeraid-mysql-2023/", "/explore/", "/compare/"):
+        page.goto(base + path)
+        hrefs = page.eval_on_selector_all("details.cite a[href]", "els => els.map((a) => a.getAttribute('href'))")
+        assert hrefs and all(h.startswith(base + "/") for h in hrefs), (path, hrefs)
+
+
+def test_the_deploy_preview_s_address_wins_over_the_site_s(monkeypatch):
+    from ingest.build import site_url
+
+    monkeypatch.setenv("URL", "https://benchdb.example")
+    monkeypatch.delenv("DEPLOY_PRIME_URL", raising=False)
+    assert site_url() == "https://benchdb.example"
+    monkeypatch.setenv("DEPLOY_PRIME_URL", "https://deploy-preview-7--benchdb.example")
+    assert site_url() == "https://deploy-preview-7--benchdb.example"
+
+
 def test_every_standalone_svg_pastes_inline_without_live_markup(hostile_site, page):
     layout, _ = hostile_site
     charts = json.loads((layout.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]

@@ -140,3 +140,17 @@ def test_a_system_keeps_its_colour_on_every_chart(built_site):
             seen.setdefault(series, set()).add(colour)
     assert seen["SupremeRAID RAID 6"] == {1}  # the second system of the bundle: the palette's second colour
     assert all(len(colours) == 1 for colours in seen.values())
+
+
+def test_standalone_images_name_every_series_in_full_with_their_context(index, built_site):
+    """No label is cut ("…uncompre…"): every series of a by-x embed is named in full in its legend, and
+    the image itself says where its values come from, what kind they are, and its data's hash."""
+    for chart in (c for c in index if c["kind"] == "by-x"):
+        root = ET.fromstring((built_site.public / chart["svg"].lstrip("/")).read_bytes())
+        words = " ".join(t.text or "" for t in root.findall(f"{SVG_NS}text"))  # the frame's own lines
+        with open(built_site.public / chart["csv"].lstrip("/"), newline="", encoding="utf-8") as f:
+            series = {row["series"] for row in csv.DictReader(f)}
+        for name in series:
+            assert " ".join(name.split()) in words, (chart["id"], name)
+        assert "Source: " in words and "Values: " in words and chart["sha256"][:16] in words
+        assert "…" not in words.replace(chart["sha256"][:16] + "…", "")

@@ -247,3 +247,16 @@ def test_explore_table_fits(browser, site_url, width):
         label = first.locator("td").nth(1).evaluate("td => getComputedStyle(td, '::before').content")
         assert label == '"System"'
     context.close()
+
+
+def test_measured_study_tables_fit_on_a_phone(browser, site_url):
+    """At 375 px the runs, setup and chart-data tables are cards: no table scrolls sideways."""
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    page = context.new_page()
+    page.goto(f"{site_url}/studies/{MEASURED}/")
+    assert page.locator("table.chart-data.cards").count() >= 2
+    assert _too_wide(page) == []
+    labels = page.locator("table.chart-data tbody tr").first.locator("td").evaluate_all(
+        "tds => tds.map((td) => td.dataset.label)")
+    assert labels == ["1 thread", "2 threads", "4 threads"]
+    context.close()

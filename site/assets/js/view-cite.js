@@ -7,7 +7,9 @@ const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 export function citeView(query, {csv} = {}) {
   for (const link of document.querySelectorAll("a[data-view-link]")) {
-    link.href = `${new URL(link.getAttribute("href"), location.href).pathname}${query}`;
+    const target = new URL(link.getAttribute("href"), location.href);  // absolute, as the build wrote it
+    target.search = query;
+    link.href = target.href;
   }
   const box = document.getElementById("view-cite");
   if (!box) return;
