@@ -160,3 +160,11 @@ def test_with_javascript_the_drawn_chart_replaces_the_fallback(page, site_url):
     page.wait_for_selector("figure[data-drawn]")
     assert page.locator(".chart-canvas img.chart-fallback").count() == 0
     assert page.locator(".chart-canvas svg").count() >= 1
+
+
+def test_chart_legends_are_at_least_12_px(page, site_url):
+    page.goto(site_url + "/studies/graid-supremeraid-mysql-2023/")
+    page.wait_for_selector("figure[data-drawn]")
+    sizes = page.locator(".chart-canvas [class*='-swatches ']").evaluate_all(
+        "els => els.map((e) => parseFloat(getComputedStyle(e).fontSize))")
+    assert sizes and min(sizes) >= 12

@@ -20,7 +20,7 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
               for s in rows(con, config_sql(extra=label) + " ORDER BY study, system")]
     values = rows(con, f"""
         SELECT study || ':' || system AS series, metric, unit, state, threads, value, value_text, value_kind,
-               provenance, runs, mean, mean_text, low, high,
+               provenance, source_href, runs, mean, mean_text, low, high,
                coalesce((SELECT list(o.study || ':' || o.system ORDER BY o.study, o.system) FROM coordinates AS o
                          WHERE NOT (o.study = v.study AND o.system = v.system)
                            AND same_point(o.metric, o.unit, o.state, o.threads, v.metric, v.unit, v.state, v.threads)
