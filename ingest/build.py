@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .publish import export_all
+from .publish.artifacts import ArtifactChanged
 from .load import build_database
 from .problems import BundleError
 from .validate import validate_paths
@@ -93,6 +94,8 @@ def prepare(layout: Layout) -> None:
         export_all(db_path=layout.database, out_dir=tmp, site_url=site_url() or "")
         render_embeds(layout, export_dir=tmp)
         _swap_in(tmp, layout.export)
+    except ArtifactChanged as exc:
+        raise BuildError(str(exc)) from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

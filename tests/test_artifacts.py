@@ -43,3 +43,25 @@ def test_a_transcribed_value_opens_to_its_source(page, site_url):
     assert text.startswith("exact · graid-en: §") and text.endswith('printed as “1544557”')
     assert cell.locator(".prov-pop a").get_attribute("href").endswith(
         "/studies/graid-supremeraid-mysql-2023/#source-graid-en")
+
+
+def test_an_artifact_changed_after_loading_stops_the_export(tmp_path):
+    """The published file is the one the values were read from: a file changed between load and publish
+    stops the export (the build turns it into a BuildError), naming the file and the recorded hash."""
+    import pytest
+
+    from conftest import copy_project
+    from ingest.load import build_database
+    from ingest.publish import export_all
+    from ingest.publish.artifacts import ArtifactChanged
+    from ingest.validate import validate_paths
+
+    layout = copy_project(tmp_path / "project")
+    bundles, _ = validate_paths([layout.data / MEASURED])
+    build_database(bundles, db_path=layout.database)
+    log = layout.data / MEASURED / "artifacts" / "dw-off-compressed-oltp_read_write-t1-r1.log"
+    loaded = hashlib.sha256(log.read_bytes()).hexdigest()
+    log.write_bytes(log.read_bytes() + b"tampered\n")
+    with pytest.raises(ArtifactChanged) as caught:
+        export_all(db_path=layout.database, out_dir=tmp_path / "export")
+    assert str(caught.value) == f"{log}: changed since it was loaded (its SHA-256 is no longer {loaded})"
