@@ -260,3 +260,15 @@ def test_measured_study_tables_fit_on_a_phone(browser, site_url):
         "tds => tds.map((td) => td.dataset.label)")
     assert labels == ["1 thread", "2 threads", "4 threads"]
     context.close()
+
+
+def test_a_system_keeps_its_colour_in_explore(page, site_url):
+    """SupremeRAID RAID 6 (the Graid bundle's second system) is the palette's second colour, as on its
+    study page and the facet pages; its line while rebuilding is dashed."""
+    page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps")
+    lines = page.locator('#explore-chart g[aria-label="line"] path').evaluate_all(
+        "ps => ps.map((p) => [p.querySelector('title').textContent, p.getAttribute('stroke'),"
+        " p.getAttribute('stroke-dasharray')])")
+    mine = {title: (stroke, dash) for title, stroke, dash in lines if title.startswith("SupremeRAID RAID 6 ")}
+    assert mine == {"SupremeRAID RAID 6 (optimal)": ("#E69F00", None), "SupremeRAID RAID 6 (rebuilding)": ("#E69F00", "5,3")}
+    assert "dashed: not in optimal state" in page.locator("#explore-chart figcaption").inner_text()

@@ -38,5 +38,10 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
         values = [v for (v,) in con.execute(f"SELECT DISTINCT {f.shown(f.key)} AS v FROM results "
                                             "WHERE v IS NOT NULL ORDER BY v").fetchall()]
         facets.append({"param": f.key, "label": f.label, "values": values})
-    (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": table}, ensure_ascii=False),
+    # each system's colour: its position in its bundle, as on every other page (colours.py)
+    colours: dict[str, dict[str, int]] = {}
+    for study, label, position in con.execute("SELECT study, label, position FROM systems").fetchall():
+        colours.setdefault(study, {})[label] = position
+    (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": table, "colours": colours},
+                                                     ensure_ascii=False),
                                           encoding="utf-8")

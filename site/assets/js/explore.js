@@ -16,6 +16,7 @@ const status = document.getElementById("explore-status");
 const figure = document.getElementById("explore-chart");
 const canvas = figure.querySelector(".chart-canvas");
 const params = [...form.querySelectorAll("fieldset[data-param]")].map((f) => f.dataset.param);
+const COLOURS = JSON.parse(table.dataset.colours);  // study -> system -> position in its bundle
 
 // Read each row's data once: reading the DOM on every filter change costs more than filtering.
 // (getAttribute, not dataset: a DOMStringMap wrapper per row is 10,000 more objects for the GC.)
@@ -276,9 +277,13 @@ function chart(matching, state) {
       for (const p of threaded) p.label = p.name;  // a label a previous view gave it
     }
   }
-  // The colour of a series follows its name (system and state), in the lines and the panels alike.
-  const names = [...new Set([...series.map((s) => s.title), ...single.map((p) => p.label)])];
-  const color = {domain: names, range: PALETTE};
+  // A system keeps its colour on every page (its position in its bundle); a state other than optimal
+  // is dashed, so one system's lines in two states share a colour and differ in stroke.
+  for (const s of series) s.dash = s.first.state && s.first.state !== "optimal" ? "5,3" : null;
+  const systemOf = new Map([...series.map((s) => [s.title, s.first.system]), ...single.map((p) => [p.label, p.system])]);
+  const names = [...systemOf.keys()];
+  const positions = COLOURS[[...studies][0]] ?? {};
+  const color = {domain: names, range: names.map((n, i) => PALETTE[(positions[systemOf.get(n)] ?? i) % PALETTE.length])};
   if (threaded.length) {
     const threads = [...new Set(threaded.map((p) => p.threads))].sort((a, b) => a - b);
     const x = {type: "log", base: 2, label: "Threads", ticks: threadTicks(threads, width - 84), tickFormat: String,
@@ -312,6 +317,7 @@ function chart(matching, state) {
   const singleTables = new Set(single.map((p) => p.tableTitle));
   caption.textContent = `${metric} in ${matching[0].row.cells[0].querySelector("a").title}${filtersText(state)}` +
     (threaded.length ? `; one line per system, state and table, by thread count` : "; one panel per table") +
+    (series.some((s) => s.dash) ? "; dashed: not in optimal state" : "") +
     (threaded.length && single.length
       ? `; ${single.length} value${single.length > 1 ? "s" : ""} without a thread count (${[...singleTables].map((t) => `“${t}”`).join(", ")}) drawn apart below, not joined to the lines`
       : "") +

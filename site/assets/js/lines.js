@@ -17,6 +17,7 @@ export function seriesOf(points, {x, y, z, stroke, title}) {
   return series;
 }
 
+// A series with a dash pattern (s.dash) is drawn dashed.
 export function lines(series, {strokeWidth = 1.5} = {}) {
   return (index, scales, values, dimensions, {document}) => {
     const svg = (name, attributes = {}) => {
@@ -42,6 +43,7 @@ export function lines(series, {strokeWidth = 1.5} = {}) {
       const title = svg("title");
       title.textContent = s.title;
       const path = svg("path", {d, stroke: scales.color(s.stroke)});
+      if (s.dash) path.setAttribute("stroke-dasharray", s.dash);
       path.append(title);
       g.append(path);
     }
