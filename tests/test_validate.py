@@ -145,7 +145,7 @@ def test_yaml_that_is_not_a_mapping(bundle_dir):
 
 def test_yaml_syntax_error(bundle_dir):
     assert _problems(bundle_dir, "id: [unclosed\n") == [
-        "bundle.yaml:2: invalid YAML: expected ',' or ']', but got '<stream end>'"
+        "bundle.yaml:2: invalid YAML: did not find expected ',' or ']'"
     ]
 
 
