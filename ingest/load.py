@@ -106,12 +106,14 @@ def run_cells(bundle_id: str, artifact: Artifact, run: dict, *, index: int, work
         )
 
 
-def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> None:
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict], types: dict[str, str]) -> None:
+    """Insert ``rows`` in one statement, a column at a time: each column goes in as one list, cast to
+    the column's type and unnested beside the others (row-by-row inserts took ~2 ms per interval row)."""
     if not rows:
         return
     cols = list(rows[0])
-    sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
-    con.executemany(sql, [[row[c] for c in cols] for row in rows])
+    lists = ", ".join(f"unnest(CAST(? AS {types[c]}[]))" for c in cols)
+    con.execute(f"INSERT INTO {table} ({', '.join(cols)}) SELECT {lists}", [[row[c] for row in rows] for c in cols])
 
 
 def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
@@ -267,11 +269,15 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
             con.execute((SQL_DIR / "schema.sql").read_text(encoding="utf-8"))
             con.execute((SQL_DIR / "results.sql").read_text(encoding="utf-8").replace("{fields}", results_columns_sql()))
             con.execute((SQL_DIR / "publish.sql").read_text(encoding="utf-8"))
+            types: dict[str, dict[str, str]] = {}
+            for table, column, kind in con.execute("SELECT table_name, column_name, data_type FROM "
+                                                   "information_schema.columns").fetchall():
+                types.setdefault(table, {})[column] = kind
             for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
                 rows = _bundle_rows(loaded)
                 for table in ("studies", "sources", "systems", "workloads", "result_tables", "charts", "graph_only",
                               "measurements", "artifacts", "runs", "intervals", "trace_samples", "claims"):
-                    _insert(con, table, rows[table])
+                    _insert(con, table, rows[table], types[table])
             con.execute("CHECKPOINT")
         finally:
             con.close()

@@ -140,7 +140,7 @@ def test_a_failed_load_leaves_the_previous_database(database, tmp_path, monkeypa
     target.write_bytes(database.read_bytes())
     before = target.read_bytes()
 
-    def boom(con, table, rows):
+    def boom(con, table, rows, types):
         raise RuntimeError("interrupted")
 
     monkeypatch.setattr(load_module, "_insert", boom)
