@@ -106,7 +106,7 @@ def render_embeds(layout: Layout, *, export_dir: Path) -> None:
     if node is None:
         raise BuildError("node is needed to render the chart embeds: install Node.js 20 or later")
     script = layout.site / "render" / "embeds.mjs"
-    done = subprocess.run([node, str(script), str(export_dir / "embed-specs.json"),
+    done = subprocess.run([node, "--expose-gc", str(script), str(export_dir / "embed-specs.json"),
                            str(export_dir / "static" / "embed")], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise BuildError(f"rendering the embeds failed:\n{done.stderr.strip()[-2000:]}")
