@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, StringConstraints, model_validator
 
 REGISTRY = Path(__file__).resolve().parents[1] / "schema" / "fields.yaml"
 Role = Literal["download", "filter", "column", "compare"]
@@ -27,7 +27,8 @@ class FacetPage(_Strict):
 
 
 class Field(_Strict):
-    key: str
+    # lower-case words joined by "_": a key is written into SQL, attribute names and query parameters
+    key: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
     sql: str
     bundle: str | None = None
     label: str
