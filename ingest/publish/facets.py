@@ -13,7 +13,6 @@ systems that have no value outside optimal state."""
 
 from __future__ import annotations
 
-
 import duckdb
 
 from ..fields import Field, facet_pages, metric_label
@@ -26,7 +25,7 @@ RATIO_PLACES = 4  # ratios to a reference, as published (pages print them to 2 p
 # Each value of a study paired with its reference at the same point; {pair} says which reference.
 PAIRS = """
     SELECT c.system, b.system AS reference, c.metric, c.unit, c.state, c.threads, c.runs, c.value_text,
-           c.value_kind, c.provenance, c.printed_as, c.flag, c.note, b.value_text AS baseline_text,
+           c.value_kind, c.provenance, c.source_href, c.printed_as, c.flag, c.note, b.value_text AS baseline_text,
            b.value_kind AS baseline_kind, b.flag AS baseline_flag, b.note AS baseline_note,
            round(c.value / b.value, {places}) AS ratio, round(c.low / b.value, {places}) AS low,
            round(c.high / b.value, {places}) AS high,
@@ -65,7 +64,7 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str], *, reference: str, 
             g["rows"].setdefault(system, []).append(
                 {k: p[k] for k in ("threads", "ratio", "low", "high", "runs", "overlap", "value_text", "value_kind",
                                    "printed_as", "flag", "note", "baseline_text", "baseline_kind", "baseline_flag",
-                                   "baseline_note", "provenance", "facet")})
+                                   "baseline_note", "provenance", "source_href", "facet")})
     out = []
     against = "the same system in optimal state" if suffix is None else labels[reference]
     for (metric, unit, state, by_threads), g in groups.items():
