@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -191,6 +192,16 @@ def test_caption_names_the_active_filters(page, site_url):
     assert "4 values without a thread count" not in caption and "2 values without a thread count" in caption
 
 
+@contextlib.contextmanager
+def _page_at(browser, width, *, height=900):
+    """A page of its own at a given viewport width (the shared ``page`` fixture is 1280 px wide)."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 def _overlaps(a, b):
     return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
                 or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
@@ -198,8 +209,11 @@ def _overlaps(a, b):
 
 @pytest.mark.parametrize("width", [1280, 375])
 def test_netapp_labels_do_not_overlap(browser, site_url, width):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
+    with _page_at(browser, width) as page:
+        _netapp_labels_do_not_overlap(page, site_url)
+
+
+def _netapp_labels_do_not_overlap(page, site_url):
     page.goto(f"{site_url}/explore/?study=netapp-tr3693-mysql-2010&metric=oet")
     chart = page.locator("#explore-chart")
     assert chart.get_attribute("data-drawn") == "9"
@@ -214,7 +228,6 @@ def test_netapp_labels_do_not_overlap(browser, site_url, width):
         assert a["x"] >= svg["x"] - 1 and a["x"] + a["width"] <= svg["x"] + svg["width"] + 1  # within the chart
         for b in boxes[i + 1:]:
             assert not _overlaps(a, b), (a, b)
-    context.close()
 
 
 def _too_wide(page):
@@ -235,8 +248,11 @@ def test_measured_study_tables_fit_at_1280(page, site_url):
 
 @pytest.mark.parametrize("width", [1280, 375])
 def test_explore_table_fits(browser, site_url, width):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
+    with _page_at(browser, width) as page:
+        _explore_table_fits(page, site_url, width)
+
+
+def _explore_table_fits(page, site_url, width):
     page.goto(f"{site_url}/explore/?study={GRAID}&state=rebuilding")
     table = page.locator("#explore-table")
     fits = table.evaluate("t => [t.scrollWidth <= t.clientWidth, t.parentElement.scrollWidth <= t.parentElement.clientWidth]")
@@ -246,20 +262,21 @@ def test_explore_table_fits(browser, site_url, width):
     if width == 375:  # each row a card of label: value pairs, the label from the registry
         label = first.locator("td").nth(1).evaluate("td => getComputedStyle(td, '::before').content")
         assert label == '"System"'
-    context.close()
 
 
 def test_measured_study_tables_fit_on_a_phone(browser, site_url):
     """At 375 px the runs, setup and chart-data tables are cards: no table scrolls sideways."""
-    context = browser.new_context(viewport={"width": 375, "height": 800})
-    page = context.new_page()
+    with _page_at(browser, 375, height=800) as page:
+        _measured_study_tables_fit_on_a_phone(page, site_url)
+
+
+def _measured_study_tables_fit_on_a_phone(page, site_url):
     page.goto(f"{site_url}/studies/{MEASURED}/")
     assert page.locator("table.chart-data.cards").count() >= 2
     assert _too_wide(page) == []
     labels = page.locator("table.chart-data tbody tr").first.locator("td").evaluate_all(
         "tds => tds.map((td) => td.dataset.label)")
     assert labels == ["1 thread", "2 threads", "4 threads"]
-    context.close()
 
 
 def test_a_system_keeps_its_colour_in_explore(page, site_url):

@@ -21,11 +21,14 @@ const COLOURS = JSON.parse(table.dataset.colours);  // study -> system -> positi
 // Read each row's data once: reading the DOM on every filter change costs more than filtering.
 // (getAttribute, not dataset: a DOMStringMap wrapper per row is 10,000 more objects for the GC.)
 const records = [...table.tBodies[0].rows].map((row) => {
-  const d = (name) => row.getAttribute(`data-${name}`);
+  // the filters' values (data-facets, in the order of the filters), then the row's other attributes
+  const values = JSON.parse(row.getAttribute("data-facets"));
+  const facets = Object.fromEntries(params.map((p, i) => [p, values[i]]));
+  const d = (name) => (name in facets ? facets[name] : row.getAttribute(`data-${name}`));
   const mean = d("mean");
   const name = d("system") + (d("state") ? ` (${d("state")})` : "");
   return {
-    row, facets: Object.fromEntries(params.map((p) => [p, d(p)])), metric: `${d("metric")} (${d("unit")})`,
+    row, facets, metric: `${d("metric")} (${d("unit")})`,
     study: d("study"), group: d("group") && `${d("system")}|${d("group")}|${d("table")}`,
     // A series is one system in one state from one table (the result a value comes from): a
     // per-user table and a summary table of the same system are never joined into one line.
