@@ -14,6 +14,7 @@ from ..fields import as_data
 from .artifacts import export_artifacts
 from .colours import colour_chart, positions
 from .compare import export_compare
+from .db import materialise_views
 from .downloads import export_downloads
 from .embeds import export_embeds
 from .explore import export_explore
@@ -26,6 +27,7 @@ def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
     the deployment's address, which the standalone embeds print (empty: addresses from the site root)."""
     con = duckdb.connect(str(db_path), read_only=True)
     try:
+        materialise_views(con)
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
         data = out_dir / "data"
         docs = export_studies(con, out_dir=data)

@@ -5,6 +5,16 @@ from __future__ import annotations
 import duckdb
 
 RESULT_ORDER = "study, result_index, row_index, col_index"
+# The views the publish step reads, in dependency order (ingest/sql/results.sql, publish.sql).
+VIEWS = ("results", "coordinates", "values_at")
+
+
+def materialise_views(con: duckdb.DuckDBPyConnection) -> None:
+    """Compute each view once, as a temporary table of the same name that shadows it on this
+    connection: the publish step queries them study by study, and a view is recomputed over every
+    study for each query (3,100 queries took 30 s at 200 bundles; 3 s from the tables)."""
+    for view in VIEWS:
+        con.execute(f"CREATE TEMP TABLE {view} AS SELECT * FROM main.{view}")
 
 
 def rows(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[dict]:

@@ -28,7 +28,8 @@ def _by_x(doc: dict, chart: dict, full_page: str) -> Iterator[dict]:
     for state in chart["switch"]["values"] if chart["switch"] else [None]:
         points = [p for p in chart["points"] if state is None or p["state"] == state]
         yield {
-            "id": "--".join(x for x in (chart["embed_prefix"], state) if x), "part": state, "study": doc["id"],
+            "id": "--".join(x for x in (chart["embed_prefix"], state) if x), "prefix": chart["embed_prefix"],
+            "part": state, "study": doc["id"],
             "title": f"{chart['title']}{f' ({state})' if state else ''}: {doc['title']}",
             "full_page": full_page, "renderer": "by-x", "spec": chart, "option": state, "columns": BY_X_COLUMNS,
             "rows": [[p["series"], p["x"], _num(p["y"]), p["text"], _num(p.get("low")), _num(p.get("high")),
@@ -48,7 +49,8 @@ def _runs(doc: dict) -> Iterator[dict]:
                      f"{doc['id']}/{run['path']}, interval report at {s['t_s']} s"]
                     for run in chart["runs"] for s in run["intervals"] if s[metric] is not None]
             yield {
-                "id": f"{chart['embed_prefix']}--{metric}", "part": panel["name"], "study": doc["id"],
+                "id": f"{chart['embed_prefix']}--{metric}", "prefix": chart["embed_prefix"], "part": panel["name"],
+                "study": doc["id"],
                 "title": f"{chart['title']} ({panel['name']}): {doc['title']}",
                 "full_page": f"/studies/{doc['id']}/#{chart['id']}", "renderer": "runs", "spec": chart,
                 "option": metric, "columns": RUN_COLUMNS, "rows": rows,
@@ -66,7 +68,8 @@ def _rebuilds(doc: dict) -> Iterator[dict]:
             rows += [["sample", s["t_s"], "", s["time"], s["state"], metric, _num(s[metric]), trace["array"], "",
                       f"{where}, snapshot at {s['time']}"] for s in trace["samples"] if s[metric] is not None]
             yield {
-                "id": f"{trace['embed_prefix']}--{metric}", "part": panel["name"], "study": doc["id"],
+                "id": f"{trace['embed_prefix']}--{metric}", "prefix": trace["embed_prefix"], "part": panel["name"],
+                "study": doc["id"],
                 "title": f"{trace['title']} ({panel['name']}): {doc['title']}",
                 "full_page": f"/studies/{doc['id']}/#rebuild-{trace['artifact']}", "renderer": "rebuild",
                 "spec": trace, "option": metric, "columns": REBUILD_COLUMNS, "rows": rows,
@@ -104,12 +107,14 @@ def _kinds(embed: dict) -> list[str]:
 
 def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir: Path,
                   specs_path: Path, site_url: str) -> list[dict]:
-    """Write each embed's CSV, ``/embed/index.json``, Hugo's list of embed pages and the render specs
+    """Write each embed's CSV, ``/embed/index.json``, Hugo's embed pages (``embeds.json``: each chart's
+    embed prefix -> its panels, which pages look up by prefix rather than search) and the render specs
     (each with the context its standalone image prints: study, sources, value kinds, address, data hash)."""
     out = static_dir / "embed"
     out.mkdir(parents=True, exist_ok=True)
     entries, specs = [], []
     by_id = {d["id"]: d for d in docs}
+    groups: dict[str, list[dict]] = {}
     for embed in _embeds(docs, facets):
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -125,12 +130,13 @@ def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir:
             "svg": f"/embed/{chart_id}.svg", "png": f"/embed/{chart_id}.png", "csv": f"/embed/{chart_id}.csv",
             "sha256": hashlib.sha256(data).hexdigest(), "rows": len(embed["rows"]),
         })
+        groups.setdefault(embed["prefix"], []).append(entries[-1])
         doc = by_id[embed["study"]]
         context = {"study": doc["title"], "sources": _sources(doc), "kinds": _kinds(embed),
                    "address": f"{site_url.rstrip('/')}/embed/{chart_id}/", "sha256": entries[-1]["sha256"]}
         specs.append({"id": chart_id, "title": embed["title"], "renderer": embed["renderer"], "spec": embed["spec"],
                       "option": embed["option"], "context": context})
     (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
-    (data_dir / "embeds.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
+    (data_dir / "embeds.json").write_text(json.dumps(groups, ensure_ascii=False), encoding="utf-8")
     specs_path.write_text(json.dumps({"charts": specs}, ensure_ascii=False), encoding="utf-8")
     return entries

@@ -40,7 +40,7 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
         facets.append({"param": f.key, "label": f.label, "values": values})
     # each system's colour: its position in its bundle, as on every other page (colours.py)
     colours: dict[str, dict[str, int]] = {}
-    for study, label, position in con.execute("SELECT study, label, position FROM systems").fetchall():
+    for study, label, position in con.execute("SELECT study, label, position FROM systems ORDER BY study, position").fetchall():
         colours.setdefault(study, {})[label] = position
     (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": table, "colours": colours},
                                                      ensure_ascii=False),

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import duckdb
 
 from ..fields import panels
-from .db import rows
+from .db import RESULT_ORDER, rows
 
 MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
 
@@ -27,7 +27,7 @@ def _by(items: list[dict], key: str) -> dict:
 def study_runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) -> list[dict]:
     runs = rows(con, "SELECT * FROM runs WHERE study = ? ORDER BY system, threads, artifact", [study])
     values = _by(rows(con, "SELECT result, metric, value_text, provenance, source_href FROM results "
-                           "WHERE study = ? AND value_kind = 'measured'", [study]), "result")
+                           f"WHERE study = ? AND value_kind = 'measured' ORDER BY {RESULT_ORDER}", [study]), "result")
     samples = _by(rows(con, "SELECT artifact, t_s, tps, latency_ms, latency_pct FROM intervals "
                             "WHERE study = ? ORDER BY artifact, t_s", [study]), "artifact")
     for run in runs:
