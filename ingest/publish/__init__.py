@@ -14,7 +14,7 @@ from ..fields import as_data
 from .artifacts import export_artifacts
 from .colours import colour_chart, positions
 from .compare import export_compare
-from .db import materialise_views
+from .db import Snapshot, materialise_views
 from .downloads import export_downloads
 from .embeds import export_embeds
 from .explore import export_explore
@@ -30,11 +30,12 @@ def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
         materialise_views(con)
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
         data = out_dir / "data"
-        docs = export_studies(con, out_dir=data)
+        db = Snapshot(con)
+        docs = export_studies(db, out_dir=data)
         export_artifacts(con, static_dir=out_dir / "static", data_dir=data)
         (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
         export_explore(con, out_dir=data)
-        facets = facet_pages_data(con, docs)
+        facets = facet_pages_data(db, docs)
         where = positions(con)
         for slug, page in facets.items():  # facet charts are coloured like their study's charts
             for study in page["studies"]:

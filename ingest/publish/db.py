@@ -17,6 +17,25 @@ def materialise_views(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(f"CREATE TEMP TABLE {view} AS SELECT * FROM main.{view}")
 
 
+class Snapshot:
+    """The database as the publish step reads it. ``of`` runs a whole-database query once and hands out
+    one study's rows (the query selects ``study`` and orders by it first): 15,600 queries of one study
+    each took 270 s at 1,000 bundles, each scanning every study. ``con`` stays for the rest."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self._parts: dict[tuple, dict[str, list[dict]]] = {}
+
+    def of(self, study: str, sql: str, params: tuple = (), *, keep_study: bool = False) -> list[dict]:
+        key = (sql, params)
+        if key not in self._parts:
+            parts: dict[str, list[dict]] = {}
+            for row in rows(self.con, sql, list(params)):
+                parts.setdefault(row["study"] if keep_study else row.pop("study"), []).append(row)
+            self._parts[key] = parts
+        return self._parts[key].get(study, [])
+
+
 def rows(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[dict]:
     cur = con.execute(sql, params or [])
     names = [d[0] for d in cur.description]

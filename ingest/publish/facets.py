@@ -13,33 +13,30 @@ systems that have no value outside optimal state."""
 
 from __future__ import annotations
 
-import duckdb
-
 from ..fields import Field, facet_pages, metric_label
-from .db import rows
+from .db import Snapshot, rows
 from .like import NOT_STATED, configurations, like_for_like
 from .study import AXIS_LABELS
 
 RATIO_PLACES = 4  # ratios to a reference, as published (pages print them to 2 places)
 
-# Each value of a study paired with its reference at the same point; {pair} says which reference.
+# Each value paired with its reference at the same point, for every study at once: {values} names the
+# values (c) and {pair} their reference (b); {group} is the reference a value was wanted against.
 PAIRS = """
-    SELECT c.system, b.system AS reference, c.metric, c.unit, c.state, c.threads, c.runs, c.value_text,
+    SELECT c.study, {group} AS wanted_against, c.system, b.system AS reference, c.metric, c.unit, c.state, c.threads, c.runs, c.value_text,
            c.value_kind, c.provenance, c.source_href, c.printed_as, c.flag, c.note, b.value_text AS baseline_text,
            b.value_kind AS baseline_kind, b.flag AS baseline_flag, b.note AS baseline_note,
            round(c.value / b.value, {places}) AS ratio, round(c.low / b.value, {places}) AS low,
            round(c.high / b.value, {places}) AS high,
            c.system <> b.system AND spreads_overlap(c.runs, c.low, c.high, b.runs, b.low, b.high) AS overlap,
            {facet} AS facet
-    FROM coordinates AS c JOIN coordinates AS b
+    FROM {values} JOIN coordinates AS b
       ON b.study = c.study AND b.value <> 0 AND {pair}
-    WHERE c.study = ?
-    ORDER BY c.position"""
+    ORDER BY c.study, wanted_against, c.position"""
 
 
-def _pairs(con: duckdb.DuckDBPyConnection, study: str, *, pair: str, facet: str, params: list) -> list[dict]:
-    sql = PAIRS.format(places=RATIO_PLACES, pair=pair, facet=facet)
-    return rows(con, sql, [*params, study])
+def _pairs(db: Snapshot, study: str, *, values: str, pair: str, facet: str, group: str = "NULL") -> list[dict]:
+    return db.of(study, PAIRS.format(places=RATIO_PLACES, values=values, pair=pair, facet=facet, group=group))
 
 
 def _name(label: str) -> str:
@@ -94,10 +91,10 @@ def _name_embeds(groups: list[dict], prefix: str) -> None:
             group["chart"]["embed_prefix"] = f"{prefix}--{group['chart']['id']}"
 
 
-def _stated_values(con: duckdb.DuckDBPyConnection, study: str, facet: Field) -> dict[str, str | None]:
+def _stated_values(db: Snapshot, study: str, facet: Field) -> dict[str, str | None]:
     """Every system of the study (with values or not) and its value of a system facet, as pages write it."""
-    return dict(con.execute(f"SELECT s.system, {facet.shown(facet.sql)} FROM systems AS s WHERE s.study = ?",
-                            [study]).fetchall())
+    return {r["system"]: r["value"] for r in db.of(
+        study, f"SELECT s.study, s.system, {facet.shown(facet.sql)} AS value FROM systems AS s ORDER BY s.study, s.position")}
 
 
 def _reference(a: str, b: str, baseline: str | None, config: dict, facet: Field) -> tuple[str, str, str]:
@@ -135,9 +132,10 @@ def _left_out(system: str, labels: dict, config: dict, facet: Field) -> str:
     return "differs " + "; ".join(parts)
 
 
-def _caveats(con: duckdb.DuckDBPyConnection, study: str, systems: list[str]) -> list[str]:
+def _caveats(db: Snapshot, study: str, systems: list[str]) -> list[str]:
     """What a measured study says about how it was measured, beside its ratios: the bundle's notes, the
     runs' length by their logs and the host the systems state, all from the database."""
+    con = db.con
     notes = con.execute("SELECT coalesce(CAST(setup->'$.notes' AS VARCHAR[]), []) FROM studies WHERE study = ?",
                         [study]).fetchone()[0]
     out = list(notes)
@@ -154,14 +152,15 @@ def _caveats(con: duckdb.DuckDBPyConnection, study: str, systems: list[str]) -> 
     return out
 
 
-def _against_each_other(con: duckdb.DuckDBPyConnection, doc: dict, facet: Field) -> dict | None:
-    """The pairs of a study's systems that differ in this facet alone, their ratios grouped by reference,
-    and the systems left out; None when the study's systems do not take two stated values of it."""
+def _candidates(db: Snapshot, doc: dict, facet: Field) -> dict[str, list[tuple[str, str, list]]] | None:
+    """The pairs of a study's systems that differ in this facet alone, by reference:
+    {reference: [(other, why, fields that differ as a consequence)]}; None when the study's systems do
+    not take two stated values of the facet."""
     study, baseline = doc["id"], doc.get("baseline")
     labels = {s["id"]: s["label"] for s in doc["systems"]}
-    if len({v for v in _stated_values(con, study, facet).values() if v is not None}) < 2:
+    if len({v for v in _stated_values(db, study, facet).values() if v is not None}) < 2:
         return None
-    config = configurations(con, study)
+    config = configurations(db, study)
     with_values = [s for s in labels if s in config]
     candidates: dict[str, list[tuple[str, str, list]]] = {}  # reference: [(other, why, following)]
     for i, a in enumerate(with_values):
@@ -170,15 +169,36 @@ def _against_each_other(con: duckdb.DuckDBPyConnection, doc: dict, facet: Field)
             if alone:
                 ref, other, why = _reference(a, b, baseline, config, facet)
                 candidates.setdefault(ref, []).append((other, why, following))
+    return candidates
+
+
+def _wanted(db: Snapshot, facet: Field, candidates: dict[str, dict]) -> str:
+    """A temporary table of the (study, reference, system) values wanted for the facet's pairs (the
+    reference with itself, then each other system): the ratios of every study come from one query."""
+    wanted = [(study, ref, system) for study, by_ref in candidates.items() if by_ref
+              for ref, others in by_ref.items() for system in (ref, *(o for o, _, _ in others))]
+    table = f"wanted_{facet.key}"
+    db.con.execute(f"CREATE OR REPLACE TEMP TABLE {table} (study VARCHAR, reference VARCHAR, system VARCHAR)")
+    if wanted:
+        db.con.execute(f"INSERT INTO {table} SELECT unnest(?), unnest(?), unnest(?)", [list(c) for c in zip(*wanted)])
+    return table
+
+
+def _against_each_other(db: Snapshot, doc: dict, facet: Field, candidates: dict, wanted: str) -> dict:
+    """The pairs of a study's systems that differ in this facet alone (``candidates``), their ratios
+    grouped by reference, and the systems left out."""
+    study, baseline = doc["id"], doc.get("baseline")
+    labels = {s["id"]: s["label"] for s in doc["systems"]}
+    config = configurations(db, study)
     of_system = (f"(SELECT any_value({facet.shown('r.' + facet.key)}) FROM results AS r "
                  "WHERE r.study = c.study AND r.system = c.system)")
+    every = _pairs(db, study, facet=of_system, group="w.reference",
+                   values=f"{wanted} AS w JOIN coordinates AS c ON c.study = w.study AND c.system = w.system",
+                   pair="b.system = w.reference AND same_point(c.metric, c.unit, c.state, c.threads, b.metric, b.unit, "
+                        "b.state, b.threads)")
     references, pairs, groups = [], [], []
     for ref in sorted(candidates, key=lambda s: (s != baseline, list(labels).index(s))):  # the baseline first
-        others = [o for o, _, _ in candidates[ref]]
-        marks = ", ".join("?" * (len(others) + 1))
-        found = _pairs(con, study, facet=of_system, params=[ref, ref, *others],
-                       pair=f"b.system = ? AND c.system IN ({marks}) AND same_point(c.metric, c.unit, c.state, "
-                            "c.threads, b.metric, b.unit, b.state, b.threads)")
+        found = [p for p in every if p["wanted_against"] == ref]
         kept = [(o, why, fol) for o, why, fol in candidates[ref] if any(p["system"] == o for p in found)]
         if not kept:
             continue
@@ -201,14 +221,14 @@ def _against_each_other(con: duckdb.DuckDBPyConnection, doc: dict, facet: Field)
                    for g in groups for r in g["rows"] for c in r["cells"])
     return {"study": study, "title": doc["title"], "baseline": labels.get(baseline), "pairs": pairs,
             "references": references, "groups": groups, "left_out": left_out,
-            "caveats": _caveats(con, study, sorted(paired)) if measured else []}
+            "caveats": _caveats(db, study, sorted(paired)) if measured else []}
 
 
-def _against_optimal(con: duckdb.DuckDBPyConnection, doc: dict) -> dict | None:
+def _against_optimal(db: Snapshot, doc: dict) -> dict | None:
     """Each system while degraded or rebuilding against itself in optimal state; the systems with no
     such value are named."""
     labels = {s["id"]: s["label"] for s in doc["systems"]}
-    pairs = _pairs(con, doc["id"], facet="c.state", params=[],
+    pairs = _pairs(db, doc["id"], facet="c.state", values="coordinates AS c",
                    pair="b.system = c.system AND b.state = 'optimal' AND c.state <> 'optimal' "
                         "AND b.metric = c.metric AND b.unit = c.unit AND b.threads IS NOT DISTINCT FROM c.threads")
     if not pairs:
@@ -218,8 +238,7 @@ def _against_optimal(con: duckdb.DuckDBPyConnection, doc: dict) -> dict | None:
         group["reference"] = None
         groups.append(group)
     compared = {p["system"] for p in pairs}
-    with_values = {s for (s,) in con.execute("SELECT DISTINCT system FROM coordinates WHERE study = ?",
-                                             [doc["id"]]).fetchall()}
+    with_values = {r["system"] for r in db.of(doc["id"], "SELECT DISTINCT study, system FROM coordinates ORDER BY ALL")}
     left_out = [{"system": s, "label": labels[s],
                  "reason": "no value outside optimal state with an optimal value at the same metric and load"
                  if s in with_values else "no printed or measured value"}
@@ -227,19 +246,23 @@ def _against_optimal(con: duckdb.DuckDBPyConnection, doc: dict) -> dict | None:
     measured = any(p["value_kind"] == "measured" for p in pairs)
     return {"study": doc["id"], "title": doc["title"], "baseline": "the same system in optimal state",
             "pairs": [], "references": [], "groups": groups, "left_out": left_out,
-            "caveats": _caveats(con, doc["id"], sorted(compared)) if measured else []}
+            "caveats": _caveats(db, doc["id"], sorted(compared)) if measured else []}
 
 
-def facet_pages_data(con: duckdb.DuckDBPyConnection, docs: list[dict]) -> dict:
+def facet_pages_data(db: Snapshot, docs: list[dict]) -> dict:
     """Every facet page's comparisons (written as ``facets.json`` by the publish step, once coloured)."""
     pages = {}
     for facet in facet_pages():
         studies, unpaired = [], []
+        if facet.page.baseline == "baseline":
+            candidates = {doc["id"]: _candidates(db, doc, facet) for doc in docs}
+            wanted = _wanted(db, facet, candidates)
         for doc in docs:
             if facet.page.baseline == "baseline":
-                entry = _against_each_other(con, doc, facet)
+                found = candidates[doc["id"]]
+                entry = None if found is None else _against_each_other(db, doc, facet, found, wanted)
             else:
-                entry = _against_optimal(con, doc)
+                entry = _against_optimal(db, doc)
             if entry is None:
                 continue
             if not entry["groups"]:

@@ -15,10 +15,9 @@ facet a filesystem difference of that kind does not break the pair (the page nam
 
 from __future__ import annotations
 
-import duckdb
 
 from ..fields import Field, fields
-from .db import rows
+from .db import Snapshot
 
 NOT_STATED = "not stated"
 
@@ -31,13 +30,10 @@ def config_sql(where: str = "TRUE", *, extra: str = "") -> str:
     return f"SELECT study, system, {extra + ', ' if extra else ''}{config} FROM results WHERE {where} GROUP BY study, system"
 
 
-def configurations(con: duckdb.DuckDBPyConnection, study: str) -> dict[str, dict[str, str]]:
+def configurations(db: Snapshot, study: str) -> dict[str, dict[str, str]]:
     """Each system of ``study`` that has values, with its configuration (compare field key: text)."""
-    out = {}
-    for r in rows(con, config_sql("study = ?"), [study]):
-        r.pop("study")
-        out[r.pop("system")] = r
-    return out
+    return {r["system"]: {k: v for k, v in r.items() if k != "system"}
+            for r in db.of(study, config_sql() + " ORDER BY study, system")}
 
 
 def differing(a: dict[str, str], b: dict[str, str]) -> list[Field]:

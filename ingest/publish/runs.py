@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-import duckdb
 
 from ..fields import panels
-from .db import RESULT_ORDER, rows
+from .db import RESULT_ORDER, Snapshot, rows
 
 MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
 
@@ -24,12 +23,13 @@ def _by(items: list[dict], key: str) -> dict:
     return out
 
 
-def study_runs(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) -> list[dict]:
-    runs = rows(con, "SELECT * FROM runs WHERE study = ? ORDER BY system, threads, artifact", [study])
-    values = _by(rows(con, "SELECT result, metric, value_text, provenance, source_href FROM results "
-                           f"WHERE study = ? AND value_kind = 'measured' ORDER BY {RESULT_ORDER}", [study]), "result")
-    samples = _by(rows(con, "SELECT artifact, t_s, tps, latency_ms, latency_pct FROM intervals "
-                            "WHERE study = ? ORDER BY artifact, t_s", [study]), "artifact")
+def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
+    runs = [dict(r) for r in db.of(study, "SELECT * FROM runs ORDER BY study, system, threads, artifact", keep_study=True)]
+    values = _by(db.of(study, "SELECT study, result, metric, value_text, provenance, source_href FROM results "
+                              f"WHERE value_kind = 'measured' ORDER BY {RESULT_ORDER}"), "result")
+    # interval samples stay a query per study: all of them at once would be every log in memory
+    samples = _by(rows(db.con, "SELECT artifact, t_s, tps, latency_ms, latency_pct FROM intervals "
+                               "WHERE study = ? ORDER BY artifact, t_s", [study]), "artifact") if runs else {}
     for run in runs:
         run["system_label"] = labels[run["system"]]
         run["values"] = {v["metric"]: {"text": v["value_text"], "provenance": v["provenance"],
@@ -69,8 +69,13 @@ def runs_charts(study: str, runs: list[dict]) -> list[dict]:
     return charts
 
 
-def traces(con: duckdb.DuckDBPyConnection, study: str, runs: list[dict]) -> list[dict]:
+def traces(db: Snapshot, study: str, runs: list[dict]) -> list[dict]:
     """Rebuild stories: each trace's samples, with the runs that overlap it placed on its clock."""
+    with_traces = {r["study"] for r in db.of(study, "SELECT DISTINCT study FROM trace_samples ORDER BY study",
+                                              keep_study=True)}
+    if study not in with_traces:
+        return []
+    con = db.con
     samples_of = _by(rows(con, "SELECT artifact, t_s, time, state, operation, percent, speed_kib_s, array_name "
                                "FROM trace_samples WHERE study = ? ORDER BY artifact, t_s", [study]), "artifact")
     out = []

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import duckdb
 
 from ..fields import metric_label
 from .colours import colour_chart, positions
-from .db import RESULT_ORDER, coordinates, rows
+from .db import RESULT_ORDER, Snapshot
 from .runs import runs_charts, study_runs, traces
 
 AXIS_LABELS = {"threads": "Concurrent users (threads)"}
@@ -18,14 +17,13 @@ CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "source_href",
                "note", "metric", "unit", "state", "threads")
 
 
-def _tables(con: duckdb.DuckDBPyConnection, study: str, cells: list[dict]) -> list[dict]:
+def _tables(db: Snapshot, study: str, cells: list[dict]) -> list[dict]:
     """The transcribed tables as printed: their rows, each row's cells in column order."""
     by_result: dict[str, list[dict]] = {}
     for cell in cells:
         by_result.setdefault(cell["result"], []).append(cell)
     tables = []
-    for table in rows(con, "SELECT * EXCLUDE (study, position) FROM result_tables WHERE study = ? ORDER BY position",
-                      [study]):
+    for table in db.of(study, "SELECT * EXCLUDE (position) FROM result_tables ORDER BY study, position"):
         table_rows: dict[int, dict] = {}
         for cell in by_result.get(table["result"], []):
             row = table_rows.setdefault(cell["row_index"], {"label": cell["row_label"], "system": cell["system"],
@@ -43,14 +41,20 @@ def chart_points(points: list[dict], labels: dict[str, str], *, x: str) -> list[
              "source_href": p["source_href"], "printed_as": p["printed_as"]} for p in points]
 
 
-def _charts(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) -> list[dict]:
+# Each chart's points (coordinates of its metric with a value of its x) and units, for every study at once.
+CHART_POINTS = """SELECT ch.chart, c.* EXCLUDE (position) FROM charts AS ch JOIN coordinates AS c
+    ON c.study = ch.study AND c.metric = ch.metric AND c.{x} IS NOT NULL WHERE ch.x = ?
+    ORDER BY c.study, ch.chart, c.position"""
+CHART_UNITS = """SELECT DISTINCT ch.study, ch.chart, r.unit FROM charts AS ch JOIN results AS r
+    ON r.study = ch.study AND r.metric = ch.metric ORDER BY ALL"""
+
+
+def _charts(db: Snapshot, study: str, labels: dict[str, str], placed: dict) -> list[dict]:
     charts = []
-    placed = positions(con)
-    for chart in rows(con, "SELECT * FROM charts WHERE study = ? ORDER BY position", [study]):
-        where = f"study = ? AND metric = ? AND {chart['x']} IS NOT NULL"
-        points = chart_points(coordinates(con, where, [study, chart["metric"]]), labels, x=chart["x"])
-        units = [u for (u,) in con.execute("SELECT DISTINCT unit FROM results WHERE study = ? AND metric = ? "
-                                           "ORDER BY unit", [study, chart["metric"]]).fetchall()]
+    for chart in db.of(study, "SELECT * FROM charts ORDER BY study, position"):
+        points = chart_points([p for p in db.of(study, CHART_POINTS.format(x=chart["x"]), (chart["x"],), keep_study=True)
+                               if p["chart"] == chart["chart"]], labels, x=chart["x"])
+        units = [u["unit"] for u in db.of(study, CHART_UNITS) if u["chart"] == chart["chart"]]
         switch = None
         if chart["switch"]:
             values = list(dict.fromkeys(p[chart["switch"]] for p in points))
@@ -66,49 +70,49 @@ def _charts(con: duckdb.DuckDBPyConnection, study: str, labels: dict[str, str]) 
     return charts
 
 
-def _workloads(con: duckdb.DuckDBPyConnection, study: str, described: list[dict]) -> list[dict]:
+def _workloads(db: Snapshot, study: str, described: list[dict]) -> list[dict]:
     """The workloads as described, each with buffer pool over data size when every system shares one pool."""
-    ratios = dict(con.execute("""
-        SELECT w.workload, CASE WHEN count(DISTINCT s.buffer_pool_mib) = 1 AND count(s.buffer_pool_mib) = count(*)
-                                THEN buffer_pool_to_data(min(s.buffer_pool_mib), any_value(w.data_gb)) END
-        FROM workloads AS w JOIN systems AS s USING (study) WHERE study = ? GROUP BY w.workload""",
-                              [study]).fetchall())
+    ratios = {r["workload"]: r["ratio"] for r in db.of(study, """
+        SELECT study, w.workload, CASE WHEN count(DISTINCT s.buffer_pool_mib) = 1 AND count(s.buffer_pool_mib) = count(*)
+                                THEN buffer_pool_to_data(min(s.buffer_pool_mib), any_value(w.data_gb)) END AS ratio
+        FROM workloads AS w JOIN systems AS s USING (study) GROUP BY study, w.workload ORDER BY study, w.workload""")}
     return [{**w, "buffer_pool_to_data": ratios.get(w["id"])} for w in described]
 
 
-def study_doc(con: duckdb.DuckDBPyConnection, study: str) -> dict:
-    head = rows(con, "SELECT title, summary, baseline, setup FROM studies WHERE study = ?", [study])[0]
+def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
+    head = dict(db.of(study, "SELECT study, title, summary, baseline, setup FROM studies ORDER BY study")[0])
     setup = json.loads(head.pop("setup"))  # the setup as described; every figure comes from a table
-    cells = rows(con, f"SELECT * FROM results WHERE study = ? ORDER BY {RESULT_ORDER}", [study])
-    labels = dict(con.execute("SELECT system, label FROM systems WHERE study = ? ORDER BY position", [study]).fetchall())
-    usable = dict(con.execute("SELECT system, usable_capacity FROM systems WHERE study = ?", [study]).fetchall())
-    runs = study_runs(con, study, labels)
+    cells = db.of(study, f"SELECT * FROM results ORDER BY {RESULT_ORDER}", keep_study=True)
+    systems = db.of(study, "SELECT study, system, label, usable_capacity FROM systems ORDER BY study, position")
+    labels = {s["system"]: s["label"] for s in systems}
+    usable = {s["system"]: s["usable_capacity"] for s in systems}
+    runs = study_runs(db, study, labels)
     return {
         "id": study, **head,
         "sources": setup["sources"],
         "systems": [{**s, "usable_capacity": usable[s["id"]]} for s in setup["systems"]],
-        "workloads": _workloads(con, study, setup["workloads"]),
+        "workloads": _workloads(db, study, setup["workloads"]),
         "transcriptions": setup["transcriptions"], "notes": setup["notes"],
-        "graph_only": rows(con, "SELECT * EXCLUDE (study, position) FROM graph_only WHERE study = ? ORDER BY position",
-                           [study]),
+        "graph_only": db.of(study, "SELECT * EXCLUDE (position) FROM graph_only ORDER BY study, position"),
         "value_count": len(cells),
-        "tables": _tables(con, study, cells),
-        "charts": _charts(con, study, labels),
+        "tables": _tables(db, study, cells),
+        "charts": _charts(db, study, labels, placed),
         "runs": runs,
         "derived": [{**c, "system_label": labels[c["system"]]} for c in cells if c["value_kind"] == "derived"],
         "runs_charts": runs_charts(study, runs),
-        "traces": traces(con, study, runs),
-        "claims": rows(con, "SELECT * EXCLUDE (study, position) REPLACE (round(computed, 2) AS computed) "
-                            "FROM claims WHERE study = ? ORDER BY position", [study]),
+        "traces": traces(db, study, runs),
+        "claims": db.of(study, "SELECT * EXCLUDE (position) REPLACE (round(computed, 2) AS computed) "
+                               "FROM claims ORDER BY study, position"),
     }
 
 
-def export_studies(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> list[dict]:
+def export_studies(db: Snapshot, *, out_dir: Path) -> list[dict]:
     """Write ``studies/<id>.json`` for Hugo; return the study documents."""
     (out_dir / "studies").mkdir(parents=True, exist_ok=True)
     docs = []
-    for (study,) in con.execute("SELECT study FROM studies ORDER BY study").fetchall():
-        doc = study_doc(con, study)
+    placed = positions(db.con)
+    for (study,) in db.con.execute("SELECT study FROM studies ORDER BY study").fetchall():
+        doc = study_doc(db, study, placed=placed)
         path = out_dir / "studies" / f"{study}.json"
         path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
         docs.append(doc)
