@@ -110,3 +110,14 @@ def test_cli_prints_samples_as_objects(tmp_path):
     printed = json.loads(result.stdout)
     assert [row["t_s"] for row in printed["intervals"]] == [1, 2, 3]
     assert '"latency_pct": 95,' in result.stdout and '"qps": 2010.0,' in result.stdout
+
+
+def test_a_file_is_read_in_pieces_of_whole_lines(tmp_path):
+    from ingest.parsers import artifact_pieces
+
+    log = tmp_path / "x.log"
+    log.write_bytes(_log(200).encode() + b"x" * 5000 + b"\nlast line without a newline")
+    pieces = list(artifact_pieces(log, kind="a log", size=1000))
+    assert b"".join(pieces) == log.read_bytes()
+    assert all(p.endswith(b"\n") for p in pieces[:-1]) and pieces[-1] == b"last line without a newline"
+    assert max(map(len, pieces[:-2])) <= 1000 and len(pieces) > 20

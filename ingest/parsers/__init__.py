@@ -39,15 +39,14 @@ def artifact_pieces(path: Path, *, kind: str, size: int | None = None) -> Iterat
     size = size or PIECE_BYTES
     try:
         with Path(path).open("rb") as f:
-            rest = f.read(size)
-            if b"\0" in rest[:4096]:
+            piece = f.read(size)
+            if b"\0" in piece[:4096]:
                 raise ParseError(f"{path}: not {kind} (binary data)")
-            while more := f.read(size):
-                rest += more
-                cut = rest.rfind(b"\n") + 1
-                if cut:
-                    yield rest[:cut]
-                    rest = rest[cut:]
+            while len(piece) == size and (cut := piece.rfind(b"\n") + 1):
+                f.seek(cut - len(piece), 1)  # the part line after the cut is read again with the next piece
+                yield piece[:cut]
+                piece = f.read(size)
+            rest = piece + f.read()  # the end of the file, or a line longer than a piece: read whole
     except OSError as exc:
         raise ParseError(f"{path}: cannot read: {exc.strerror or exc}") from None
     yield from split_pieces(rest, size=size)

@@ -17,7 +17,7 @@ from typing import Iterable
 import numpy as np
 
 from . import ParseError, artifact_pieces, no_cyclic_gc, split_pieces
-from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, floats, read_block, storable
+from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, feed_lines, floats, read_block, read_piece, storable
 
 # --- line shapes ----------------------------------------------------------------------------
 
@@ -33,9 +33,6 @@ D = r"(\d[\d.]*)"  # digits, checked by the conversion (hot path: simpler than N
 RE_IVL_10 = re.compile(
     rf"\[ *(\d+)s \] thds: (\d+) tps: {D} qps: {D} \(r/w/o: {D}/{D}/{D}\) "
     rf"lat \(ms,{D}%\): {D} err/s:? {D} reconn/s: {D}$")
-# Runs of lines that start like 1.0 interval lines go to _Parser.interval_block whole (on bytes).
-RE_BLOCK_START = re.compile(rb"^\[ \d+s \] thds: ", re.M)
-RE_BLOCK_END = re.compile(rb"\n(?!\[)")
 RE_IVL_10_EPS = re.compile(rf"^\[\s*(\d+)s \] thds: (\d+) eps: {NUM} lat \(ms,{NUM}%\): {NUM}$")
 RE_KEY_VALUE = re.compile(r"^\s+([^:]+?):\s+(.*)$")
 RE_PER_SEC = re.compile(rf"^{NUM}\s+\({NUM} per sec\.\)$")
@@ -478,35 +475,6 @@ def _pct(text: str) -> str:
     return format(value, "f")
 
 
-def _feed_lines(parser: _Parser, first_line: int, data: bytes, *, whole: bool = True) -> int:
-    """Feed the lines of ``data`` one by one; ``whole``: it ends in a newline (no empty last line).
-    Returns the number of the next line."""
-    lines = data.decode("utf-8", errors="replace").split("\n")
-    if whole:
-        lines.pop()
-    for number, line in enumerate(lines, start=first_line):
-        parser.feed(number, line)
-    return first_line + len(lines)
-
-
-def _read_piece(parser: _Parser, line_no: int, piece: bytes) -> int:
-    """Whole lines: line by line, except runs of 1.0 interval reports, which go to
-    _Parser.interval_block whole (and line by line when it declines them)."""
-    pos = 0
-    while start := RE_BLOCK_START.search(piece, pos):
-        begin = start.start()
-        line_no = _feed_lines(parser, line_no, piece[pos:begin])
-        end = RE_BLOCK_END.search(piece, begin)
-        pos = end.end() if end else len(piece)
-        block = piece[begin:pos]
-        before = len(parser.out["intervals"])
-        if parser.interval_block(line_no, block):
-            line_no += len(parser.out["intervals"]) - before
-        else:
-            line_no = _feed_lines(parser, line_no, block)
-    return _feed_lines(parser, line_no, piece[pos:])
-
-
 def _parse(pieces: Iterable[bytes], *, name: str) -> dict:
     """``pieces``: the log's bytes as pieces of whole lines (each ending in a newline), then one last
     piece without a newline: what follows the last newline (perhaps nothing)."""
@@ -515,10 +483,10 @@ def _parse(pieces: Iterable[bytes], *, name: str) -> dict:
         line_no, tail = 1, b""
         for piece in pieces:
             if piece.endswith(b"\n"):
-                line_no = _read_piece(parser, line_no, piece)
+                line_no = read_piece(parser, line_no, piece)
             else:
                 tail = piece
-        _feed_lines(parser, line_no, tail, whole=False)
+        feed_lines(parser, line_no, tail, whole=False)
         return parser.finish()
 
 

@@ -8,6 +8,7 @@ the line reader; they end up in the same columns.
 
 from __future__ import annotations
 
+import re
 from itertools import chain
 from typing import Iterable, Iterator, Sequence
 
@@ -82,6 +83,40 @@ _INT64 = range(-2 ** 63, 2 ** 63)
 def storable(row: dict) -> bool:
     """Whether every number of a sample fits its column (integers in 64 bits)."""
     return all(type(v) is not int or v in _INT64 for v in row.values())
+
+
+# Runs of lines that start like 1.0 interval lines go to the parser's interval_block whole.
+RE_BLOCK_START = re.compile(rb"^\[ \d+s \] thds: ", re.M)
+RE_BLOCK_END = re.compile(rb"\n(?!\[)")
+
+
+def feed_lines(parser, first_line: int, data: bytes, *, whole: bool = True) -> int:
+    """Feed the lines of ``data`` one by one; ``whole``: it ends in a newline (no empty last line).
+    Returns the number of the next line."""
+    lines = data.decode("utf-8", errors="replace").split("\n")
+    if whole:
+        lines.pop()
+    for number, line in enumerate(lines, start=first_line):
+        parser.feed(number, line)
+    return first_line + len(lines)
+
+
+def read_piece(parser, line_no: int, piece: bytes) -> int:
+    """Whole lines, to a sysbench _Parser: line by line, except runs of lines that start like 1.0
+    interval reports, which go to its interval_block whole (and line by line when it declines them)."""
+    pos = 0
+    while start := RE_BLOCK_START.search(piece, pos):
+        begin = start.start()
+        line_no = feed_lines(parser, line_no, piece[pos:begin])
+        end = RE_BLOCK_END.search(piece, begin)
+        pos = end.end() if end else len(piece)
+        block = piece[begin:pos]
+        before = len(parser.out["intervals"])
+        if parser.interval_block(line_no, block):
+            line_no += len(parser.out["intervals"]) - before
+        else:
+            line_no = feed_lines(parser, line_no, block)
+    return feed_lines(parser, line_no, piece[pos:])
 
 
 class IntervalColumns:
