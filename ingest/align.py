@@ -35,7 +35,7 @@ def trace_array(trace: dict, wanted: str | None) -> str | None:
 def run_seconds(run: dict) -> float | None:
     if run["totals"]["time_s"] is not None:
         return float(run["totals"]["time_s"])
-    return float(run["intervals"][-1]["t_s"]) if run["intervals"] else None
+    return float(run["intervals"].last_t_s) if run["intervals"] else None
 
 
 def states_during(trace: dict, array: str, start: datetime, seconds: float) -> tuple[list[str], str | None]:

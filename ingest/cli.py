@@ -13,6 +13,7 @@ from schema import SCHEMA_PATH, json_schema
 
 from .build import BuildError, Layout, build_site, find_root, serve
 from .parsers import PARSERS, ParseError
+from .parsers.sysbench_intervals import IntervalColumns
 from .problems import BundleError, Problem
 from .validate import validate_paths
 
@@ -80,7 +81,14 @@ def parse(format_name: str, file: Path) -> None:
     except ParseError as exc:
         click.echo(str(exc), err=True)
         sys.exit(1)
-    click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=_json_value))
+
+
+def _json_value(value: object) -> object:
+    """What json.dumps cannot write by itself: interval columns, written as one object a sample."""
+    if isinstance(value, IntervalColumns):
+        return value.to_rows()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 def _ints(text: str) -> list[int]:

@@ -21,7 +21,7 @@ from .align import run_seconds
 from .derive import Trace
 from .fields import results_columns_sql
 from .parsers.mdstat import array_state
-from .parsers.sysbench import INTERVAL_COLUMNS
+from .parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns
 from .validate import LoadedBundle
 
 SQL_DIR = Path(__file__).with_name("sql")
@@ -116,11 +116,25 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict], types:
     con.execute(f"INSERT INTO {table} ({', '.join(cols)}) SELECT {lists}", [[row[c] for row in rows] for c in cols])
 
 
-def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
+def _insert_intervals(con: duckdb.DuckDBPyConnection, runs: list[tuple[str, str, IntervalColumns]]) -> None:
+    """The interval samples of each run straight from their Arrow columns, a part at a time (no row
+    becomes a Python object)."""
+    names = ", ".join(INTERVAL_COLUMNS)
+    for study, artifact, intervals in runs:
+        for part in intervals.tables():
+            con.register("run_intervals", part)
+            try:
+                con.execute(f"INSERT INTO intervals (study, artifact, {names}) SELECT ?, ?, {names} FROM run_intervals",
+                            [study, artifact])
+            finally:
+                con.unregister("run_intervals")
+
+
+def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
     b: Bundle = loaded.bundle
     study = b.id
     languages = {s.id: s.language for s in b.sources}  # a claim is printed in its source's language
-    out: dict[str, list[dict]] = {
+    out: dict[str, list] = {
         "studies": [{
             "study": study, "title": b.title, "summary": b.summary, "schema_version": b.schema_version,
             "bundle_path": loaded.file.as_posix(), "baseline": b.baseline,
@@ -179,10 +193,12 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list[dict]]:
             cells = table_cells(result, index=index, single_workload=single)
             out["measurements"].extend({"study": study, **cell} for cell in cells)
         elif isinstance(result, Artifact):
-            data = (loaded.folder / result.path).read_bytes()
+            with (loaded.folder / result.path).open("rb") as f:
+                digest = hashlib.file_digest(f, "sha256")
+                size = f.tell()
             out["artifacts"].append({
                 "study": study, "artifact": result.id, "format": result.format, "path": result.path,
-                "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+                "bytes": size, "sha256": digest.hexdigest(),
             })
             parsed = loaded.artifacts.get(result.id)
             if result.format == "sysbench" and parsed is not None:
@@ -249,9 +265,7 @@ def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int
         "trace": trace_id, "computed_state": aligned.computed if aligned else None,
         "state_flag": aligned.flag if aligned else None,
     })
-    for row in run["intervals"]:
-        out["intervals"].append({"study": study, "artifact": artifact.id,
-                                 **{k: row.get(k) for k in INTERVAL_COLUMNS}})
+    out["intervals"].append((study, artifact.id, run["intervals"]))
     if run["complete"]:
         cells = run_cells(study, artifact, run, index=index, workload=workload)
         out["measurements"].extend({"study": study, **cell} for cell in cells)
@@ -277,7 +291,10 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
                 rows = _bundle_rows(loaded)
                 for table in ("studies", "sources", "systems", "workloads", "result_tables", "charts", "graph_only",
                               "measurements", "artifacts", "runs", "intervals", "trace_samples", "claims"):
-                    _insert(con, table, rows[table], types[table])
+                    if table == "intervals":
+                        _insert_intervals(con, rows[table])
+                    else:
+                        _insert(con, table, rows[table], types[table])
             con.execute("CHECKPOINT")
         finally:
             con.close()

@@ -156,7 +156,7 @@ def test_golden(name):
     assert len(got["intervals"]) == intervals
     for key in ("first", "last"):
         if key in expected:
-            row = got["intervals"][0 if key == "first" else -1]
+            row = got["intervals"].to_rows()[0 if key == "first" else -1]
             assert {k: row[k] for k in expected[key]} == expected.pop(key)
     if "histogram" in expected:
         count, first, last = expected.pop("histogram")

@@ -150,7 +150,7 @@ def _flat(result: dict) -> dict:
             out[f"latency.{k}"] = v
     for k, v in result["latency_ms"]["percentiles"].items():
         out[f"latency.p{k}"] = v
-    for row in result["intervals"]:
+    for row in result["intervals"].to_rows():
         for k, v in row.items():
             out[f"interval@{row['t_s']}.{k}"] = v
     return out

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 from math import fsum, sqrt
+from pathlib import Path
+from typing import Iterable
 
-from . import ParseError, no_cyclic_gc, read_artifact
+import numpy as np
+
+from . import ParseError, artifact_pieces, no_cyclic_gc, split_pieces
+from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, feed_lines, floats, read_block, read_piece, storable
 
 # --- line shapes ----------------------------------------------------------------------------
 
@@ -29,13 +33,6 @@ D = r"(\d[\d.]*)"  # digits, checked by the conversion (hot path: simpler than N
 RE_IVL_10 = re.compile(
     rf"\[ *(\d+)s \] thds: (\d+) tps: {D} qps: {D} \(r/w/o: {D}/{D}/{D}\) "
     rf"lat \(ms,{D}%\): {D} err/s:? {D} reconn/s: {D}$")
-# The same lines exactly as sysbench 1.0/1.1 prints them, read a block at a time (see
-# _Parser.interval_block): the block with its digits deleted must be this line repeated.
-BLOCK_SKELETON = b"[ s ] thds:  tps: . qps: . (r/w/o: ././.) lat (ms,%): . err/s: . reconn/s: .\n"
-BLOCK_INT_COLUMNS = (0, 1, 7)  # t_s, threads, latency_pct: printed without a decimal point
-_NUMBER_BYTES = bytes(c if c in b"0123456789." else 0x20 for c in range(256))
-RE_BLOCK_START = re.compile(r"^\[ \d+s \] thds: ", re.M)
-RE_BLOCK_END = re.compile(r"\n(?!\[)")
 RE_IVL_10_EPS = re.compile(rf"^\[\s*(\d+)s \] thds: (\d+) eps: {NUM} lat \(ms,{NUM}%\): {NUM}$")
 RE_KEY_VALUE = re.compile(r"^\s+([^:]+?):\s+(.*)$")
 RE_PER_SEC = re.compile(rf"^{NUM}\s+\({NUM} per sec\.\)$")
@@ -90,7 +87,7 @@ def _empty() -> dict:
                                      "ignored_errors", "reconnects", "time_s", "events")},
         "latency_ms": {"min": None, "avg": None, "max": None, "sum": None, "percentiles": {}},
         "fairness": {"events_avg": None, "events_stddev": None, "time_avg": None, "time_stddev": None},
-        "intervals": [], "histogram": [], "warnings": [],
+        "intervals": IntervalColumns(), "histogram": [], "warnings": [],
         "source_lines": {},
     }
 
@@ -101,16 +98,7 @@ def _num(text: str) -> float | int:
     return float(text) if ("." in text or "e" in text or "E" in text) else int(text)
 
 
-# The columns of an interval sample, in the order sysbench 1.0 prints them: the one list the loader
-# and the intervals table (ingest/sql/schema.sql, checked by a test) follow.
-INTERVAL_COLUMNS = ("t_s", "threads", "tps", "qps", "reads_s", "writes_s", "other_s", "latency_pct", "latency_ms",
-                    "errors_s", "reconnects_s")
 _NO_SAMPLE = dict.fromkeys(INTERVAL_COLUMNS)
-# The block reader turns columns of numbers into samples by the hundred thousand: dict(zip(...)) per
-# sample takes 50% longer than a dict display, so the display is made from INTERVAL_COLUMNS once
-# (as collections.namedtuple makes its methods from its field names).
-_samples_of = eval(f"lambda columns: [{{{', '.join(f'{c!r}: {c}' for c in INTERVAL_COLUMNS)}}} "  # noqa: S307
-                   f"for {', '.join(INTERVAL_COLUMNS)} in zip(*columns)]")
 
 
 class _Parser:
@@ -126,7 +114,6 @@ class _Parser:
         self.header_threads_line: int | None = None
         self.in_histogram = False
         self.queries_total: tuple[int, int] | None = None  # (line, value) of 'queries performed: total'
-        self.interval_lines: list[int] = []  # the line of each kept interval row
 
     def warn(self, line_no: int, message: str) -> None:
         self.out["warnings"].append(f"line {line_no}: {message}")
@@ -246,51 +233,39 @@ class _Parser:
         else:
             self.warn(line_no, f"unreadable interval line: {line[:80]!r}")
             return
+        if not storable(row):
+            self.warn(line_no, f"unreadable interval line (a number out of range): {line[:80]!r}")
+            return
         self.signals += 1
         intervals = self.out["intervals"]
-        if intervals and row["t_s"] <= intervals[-1]["t_s"]:
-            self.warn(line_no, f"interval at {row['t_s']}s does not follow {intervals[-1]['t_s']}s; not kept")
+        last = intervals.last_t_s
+        if last is not None and row["t_s"] <= last:
+            self.warn(line_no, f"interval at {row['t_s']}s does not follow {last}s; not kept")
             return
         step = self.out["report_interval_s"]
-        previous = intervals[-1]["t_s"] if intervals else 0
+        previous = last if last is not None else 0
         if step and row["t_s"] - previous != step:
             self.warn(line_no, f"interval at {row['t_s']}s follows {previous}s: expected a step of {step}s")
-        intervals.append(row)
-        self.interval_lines.append(line_no)
+        intervals.append(row, line=line_no)
 
-    def interval_block(self, first_line: int, block: str) -> bool:
+    def interval_block(self, first_line: int, block: bytes) -> bool:
         """Whole lines of 1.0 interval reports (each ending in a newline) at once: store the rows
         _interval would store and return True, or store nothing and return False for the caller to
-        feed the lines one by one (which warns about whatever is odd).
-
-        What passes is exactly what RE_IVL_10 and _num read, in one shape: deleting the digits must
-        leave BLOCK_SKELETON once per line (every literal, space and decimal point in place), every
-        number must start with a digit and no integer may be empty; then the digit runs are exactly
-        the 11 numbers of each line, in order. Times must follow each other as _interval expects."""
-        try:
-            raw = block.encode("ascii")
-        except UnicodeEncodeError:
+        feed the lines one by one (which warns about whatever is odd). read_block checks and types
+        the lines; here the times must follow each other as _interval expects."""
+        table = read_block(block)
+        if table is None:
             return False
-        n = raw.count(b"\n")
-        if raw.translate(None, b"0123456789") != BLOCK_SKELETON * n or b"[ s" in raw or b"thds:  " in raw or b",%" in raw:
-            return False
-        numbers = raw.translate(_NUMBER_BYTES)
-        tokens = numbers.split()
-        if b" ." in numbers or len(tokens) != 11 * n:
-            return False
-        try:
-            columns = [list(map(int if i in BLOCK_INT_COLUMNS else float, tokens[i::11])) for i in range(11)]
-        except ValueError:  # a float with two points
-            return False
-        intervals, step, t = self.out["intervals"], self.out["report_interval_s"], columns[0]
-        previous = intervals[-1]["t_s"] if intervals else 0
+        intervals, step, t = self.out["intervals"], self.out["report_interval_s"], table.column("t_s").to_numpy()
+        n = len(t)
+        last = intervals.last_t_s
+        previous = last if last is not None else 0
         if step:
-            if t != list(range(previous + step, previous + step * (n + 1), step)):
+            if not np.array_equal(t, np.arange(previous + step, previous + step * (n + 1), step)):
                 return False
-        elif (intervals and t[0] <= previous) or any(a >= b for a, b in zip(t, t[1:])):
+        elif (last is not None and t[0] <= previous) or (n > 1 and not (t[1:] > t[:-1]).all()):
             return False
-        intervals.extend(_samples_of(columns))
-        self.interval_lines.extend(range(first_line, first_line + n))
+        intervals.extend(table, first_line=first_line)
         self.signals += n
         return True
 
@@ -396,7 +371,7 @@ class _Parser:
             raise ParseError(f"{self.name}:{line_no}: run failed: {text}")
         out["complete"] = has_summary and out["totals"]["time_s"] is not None
         if out["intervals"] and not has_summary:
-            self.warn(self.interval_lines[-1], "the log ends after the interval reports: no final statistics")
+            self.warn(out["intervals"].last_line, "the log ends after the interval reports: no final statistics")
         out["kind"] = self._kind()
         if out["threads"] is None:
             self._infer_threads()
@@ -447,9 +422,10 @@ class _Parser:
                     self.warn(line, f"{count} / time = {per_s:.2f} per second, but the log prints {name} {t[rate]}")
         if out["test"] in ("oltp", "oltp_read_write") and t["writes"] == 0 and t["reads"]:
             self.warn(line, f"a {out['test']} run that wrote nothing: is a read-only line missing?")
-        tps_samples = [i["tps"] for i in out["intervals"] if i["tps"] is not None]
-        mean = fsum(tps_samples) / len(tps_samples) if tps_samples else None
-        if tps_samples and t["tps"]:
+        tps_samples = list(out["intervals"].numbers("tps"))  # exact sums over the samples, as fsum gives
+        count = sum(map(len, tps_samples))
+        mean = fsum(floats(tps_samples)) / count if count else None
+        if count and t["tps"]:
             if abs(mean - t["tps"]) > 0.10 * t["tps"]:
                 self.warn(line, f"mean interval tps {mean:.2f} is more than 10% from the total tps {t['tps']}")
         if t["events"] and timed and lat["avg"] and out["threads"]:
@@ -461,12 +437,12 @@ class _Parser:
         if None not in parts and t["queries"] is not None and sum(parts) != t["queries"]:
             self.warn(line, f"reads + writes + other = {sum(parts)}, but total queries = {t['queries']}")
         if out["threads"] and self.out["threads_source"] == "header":
-            for row, line_no in zip(out["intervals"], self.interval_lines):
-                if row["threads"] != out["threads"]:
-                    self.warn(line_no, f"interval reports {row['threads']} threads, the header {out['threads']}")
-                    break
-        if len(tps_samples) >= 2:
-            spread = sqrt(fsum((x - mean) ** 2 for x in tps_samples) / len(tps_samples))  # population stddev
+            other = out["intervals"].first_other("threads", out["threads"])
+            if other is not None:
+                self.warn(other[1], f"interval reports {other[0]} threads, the header {out['threads']}")
+        if count >= 2:
+            deviations = (np.square(x - mean) for x in tps_samples)
+            spread = sqrt(fsum(floats(deviations)) / count)  # population stddev
             out["interval_tps_cv"] = round(spread / mean, 4) if mean else None
         else:
             out["interval_tps_cv"] = None
@@ -499,37 +475,24 @@ def _pct(text: str) -> str:
     return format(value, "f")
 
 
-def _feed_lines(parser: _Parser, first_line: int, lines: list[str]) -> None:
-    for number, line in enumerate(lines, start=first_line):
-        parser.feed(number, line)
-
-
-def parse_text(text: str, *, name: str = "<log>") -> dict:
-    """Line by line, except runs of 1.0 interval reports, which go to _Parser.interval_block
-    whole (and line by line when it declines them)."""
+def _parse(pieces: Iterable[bytes], *, name: str) -> dict:
+    """``pieces``: the log's bytes as pieces of whole lines (each ending in a newline), then one last
+    piece without a newline: what follows the last newline (perhaps nothing)."""
     parser = _Parser(name)
     with no_cyclic_gc():
-        pos, line_no = 0, 1
-        while start := RE_BLOCK_START.search(text, pos):
-            begin = start.start()
-            before = text[pos:begin].split("\n")[:-1]  # whole lines: the last piece is empty
-            _feed_lines(parser, line_no, before)
-            line_no += len(before)
-            end = RE_BLOCK_END.search(text, begin)
-            # a last line without a newline is left to the line-by-line reading below
-            stop = end.end() if end else text.rfind("\n", begin) + 1
-            if stop <= begin:
-                pos = begin
-                break
-            block = text[begin:stop]
-            lines = block.count("\n")
-            if not parser.interval_block(line_no, block):
-                _feed_lines(parser, line_no, block.split("\n")[:-1])
-            line_no += lines
-            pos = stop
-        _feed_lines(parser, line_no, text[pos:].split("\n"))
+        line_no, tail = 1, b""
+        for piece in pieces:
+            if piece.endswith(b"\n"):
+                line_no = read_piece(parser, line_no, piece)
+            else:
+                tail = piece
+        feed_lines(parser, line_no, tail, whole=False)
         return parser.finish()
 
 
+def parse_text(text: str, *, name: str = "<log>", piece_bytes: int | None = None) -> dict:
+    return _parse(split_pieces(text.encode("utf-8", errors="surrogatepass"), size=piece_bytes), name=name)
+
+
 def parse_file(path: Path) -> dict:
-    return parse_text(read_artifact(path, kind="a sysbench log"), name=str(path))
+    return _parse(artifact_pieces(path, kind="a sysbench log"), name=str(path))
