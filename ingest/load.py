@@ -279,6 +279,7 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
     tmp.unlink(missing_ok=True)
     try:
         con = duckdb.connect(str(tmp))
+        con.execute("SET enable_progress_bar = false")  # no progress bar in the build log
         try:
             con.execute((SQL_DIR / "schema.sql").read_text(encoding="utf-8"))
             con.execute((SQL_DIR / "results.sql").read_text(encoding="utf-8").replace("{fields}", results_columns_sql()))

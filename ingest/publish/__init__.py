@@ -27,6 +27,7 @@ def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
     the deployment's address, which the standalone embeds print (empty: addresses from the site root)."""
     con = duckdb.connect(str(db_path), read_only=True)
     try:
+        con.execute("SET enable_progress_bar = false")  # long queries would print one into the build log
         materialise_views(con)
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
         data = out_dir / "data"

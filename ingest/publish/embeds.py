@@ -88,7 +88,7 @@ def _embeds(docs: list[dict], facets: dict) -> Iterator[dict]:
             for group in study["groups"]:
                 if group["chart"]:
                     yield from _by_x(by_id[study["study"]], group["chart"],
-                                     f"/{slug}/#chart-{study['study']}-{group['chart']['id']}")
+                                     f"{study['path']}#chart-{study['study']}-{group['chart']['id']}")
 
 
 def _sources(doc: dict) -> str:

@@ -19,6 +19,7 @@ from .like import NOT_STATED, configurations, like_for_like
 from .study import AXIS_LABELS
 
 RATIO_PLACES = 4  # ratios to a reference, as published (pages print them to 2 places)
+STUDIES_PER_PAGE = 20  # a facet page lists this many studies, then goes on at /<facet>/2/, /<facet>/3/, ...
 
 # Each value paired with its reference at the same point, for every study at once: {values} names the
 # values (c) and {pair} their reference (b); {group} is the reference a value was wanted against.
@@ -270,6 +271,10 @@ def facet_pages_data(db: Snapshot, docs: list[dict]) -> dict:
                 continue
             _name_embeds(entry["groups"], f"facet-{facet.page.slug}--{doc['id']}")
             studies.append(entry)
-        pages[facet.page.slug] = {"title": facet.page.title, "column": facet.key, "label": facet.label, "name": _name(facet.label),
+        count = max(1, -(-len(studies) // STUDIES_PER_PAGE))
+        chunks = [{"number": n, "path": f"/{facet.page.slug}/" + (f"{n}/" if n > 1 else "")} for n in range(1, count + 1)]
+        for i, entry in enumerate(studies):
+            entry["path"] = chunks[i // STUDIES_PER_PAGE]["path"]
+        pages[facet.page.slug] = {"chunks": chunks, "title": facet.page.title, "column": facet.key, "label": facet.label, "name": _name(facet.label),
                                   "about": facet.page.about, "studies": studies, "unpaired": unpaired}
     return pages
