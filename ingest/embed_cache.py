@@ -2,9 +2,9 @@
 
 An entry is a folder ``build/cache/embeds/<key[:2]>/<key>/`` holding ``chart.svg`` and ``chart.png``.
 Its key is the SHA-256 of everything the drawing depends on: the chart's entry in the specs (as
-canonical JSON), the text of the Node modules that draw it (site/render/embeds.mjs and every module it
-imports or starts as a worker, followed through relative paths), the installed versions of the packages they use, the
-raster fonts' hash, and the width and scale. An entry is written into a temporary folder and renamed
+canonical JSON), the text of the Node modules that draw it (site/render/embeds.mjs and every module
+it imports or starts as a worker, followed through relative paths), the installed versions of the
+packages they use, the raster fonts' hash, and the width and scale. An entry is written into a temporary folder and renamed
 into place, so an interrupted build never leaves a half-written entry under a key; an entry whose files
 are not whole (an SVG not closed, a PNG without its end chunk) is never used.
 
