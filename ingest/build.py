@@ -16,12 +16,9 @@ from pathlib import Path
 from .publish import export_all
 from .publish.artifacts import ArtifactChanged
 from .load import build_database
-from .problems import BundleError
+from .embed_render import render_embeds
+from .problems import BuildError, BundleError
 from .validate import validate_paths
-
-
-class BuildError(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -39,6 +36,11 @@ class Layout:
     @property
     def build(self) -> Path:
         return self.root / "build"
+
+    @property
+    def cache(self) -> Path:
+        """What a build can reuse from the last (drawn embeds, the embeds' font); never published."""
+        return self.build / "cache"
 
     @property
     def database(self) -> Path:
@@ -98,18 +100,6 @@ def prepare(layout: Layout) -> None:
         raise BuildError(str(exc)) from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def render_embeds(layout: Layout, *, export_dir: Path) -> None:
-    """Draw the static SVG and PNG embeds with Plot in Node (site/render/embeds.mjs)."""
-    node = shutil.which("node")
-    if node is None:
-        raise BuildError("node is needed to render the chart embeds: install Node.js 20 or later")
-    script = layout.site / "render" / "embeds.mjs"
-    done = subprocess.run([node, "--expose-gc", str(script), str(export_dir / "embed-specs.json"),
-                           str(export_dir / "static" / "embed")], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise BuildError(f"rendering the embeds failed:\n{done.stderr.strip()[-2000:]}")
 
 
 def site_url() -> str | None:

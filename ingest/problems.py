@@ -27,3 +27,7 @@ class BundleError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__(f"{len(problems)} problem(s)")
         self.problems = problems
+
+
+class BuildError(Exception):
+    """A build step failed; the message names what failed and, where it can, what to do."""

@@ -1,43 +1,59 @@
-// Build-time embeds: draw each chart listed in the specs file with Observable Plot in jsdom,
-// using the same pure renderers as the pages, frame it with its context (frame.mjs), and write a
-// standalone SVG (for documents and readers without JavaScript) and a PNG (for slide decks) next
-// to the CSV the exporter wrote.
-// Usage: node embeds.mjs SPECS.json OUT_DIR
-import {readFileSync, writeFileSync} from "node:fs";
-import {join} from "node:path";
-import {Resvg} from "@resvg/resvg-js";
-import {JSDOM} from "jsdom";
-import {plotByX} from "../assets/js/plot-by-x.js";
-import {plotRebuild} from "../assets/js/plot-rebuild.js";
-import {plotRuns} from "../assets/js/plot-runs.js";
-import {frame} from "./frame.mjs";
+// Build-time embeds: draw each chart of a job (written by ingest/embed_render.py) as a standalone SVG
+// (for documents and readers without JavaScript) and a PNG (for slide decks), with the same pure
+// renderers as the pages, on a pool of worker threads (embed-worker.mjs), one per core.
+// The job: {charts: a file with one chart of the specs a line, count, out: the folder, width, scale,
+// fonts: {family, files, chars}}. Charts are read a batch at a time, so memory does not grow with them.
+// Usage: node --expose-gc embeds.mjs JOB.json
+import {createReadStream, readFileSync} from "node:fs";
+import {availableParallelism} from "node:os";
+import {createInterface} from "node:readline";
+import {Worker} from "node:worker_threads";
 
-const RENDERERS = {"by-x": plotByX, runs: plotRuns, rebuild: plotRebuild};
+const BATCH = 8;  // charts a message: small enough to share the last charts between the workers
+const job = JSON.parse(readFileSync(process.argv[2], "utf-8"));
+const size = Math.max(1, Math.min(availableParallelism(), Math.ceil(job.count / BATCH)));
+const workerData = {out: job.out, width: job.width, scale: job.scale, fonts: job.fonts};
 
-const [specsPath, outDir] = process.argv.slice(2);
-const {charts} = JSON.parse(readFileSync(specsPath, "utf-8"));
-const {document} = new JSDOM("<!doctype html><html><body></body></html>").window;
-const WIDTH = 760;
-
-// resvg's pixel buffers live outside the JavaScript heap and are freed only by finalizers after a
-// collection: without one every 10 charts, and a turn of the event loop for the finalizers to run,
-// memory grew by ~8 MB a PNG (2.7 GB at 50 bundles). node runs this with --expose-gc (ingest/build.py).
+const idle = [];
+const waiting = [];
 let drawn = 0;
-for (const chart of charts) {
-  if (++drawn % 10 === 0) {
-    globalThis.gc?.();
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  const render = RENDERERS[chart.renderer];
-  if (!render) throw new Error(`embed ${chart.id}: no renderer ${JSON.stringify(chart.renderer)}`);
-  const svg = render(chart.spec, chart.option, {width: WIDTH, document, standalone: true});
-  const colour = svg.scale("color");  // the series drawn and their colours, for the legend
-  const legend = colour ? colour.domain.map((label, i) => ({label, colour: colour.range[i % colour.range.length]})) : [];
-  const text = `<?xml version="1.0" encoding="UTF-8"?>\n${frame(svg, {title: chart.title, context: chart.context,
-    legend, width: WIDTH})}\n`;
-  writeFileSync(join(outDir, `${chart.id}.svg`), text);
-  const png = new Resvg(text, {background: "#ffffff", fitTo: {mode: "width", value: 2 * WIDTH},
-    font: {loadSystemFonts: true, defaultFontFamily: "DejaVu Sans"}}).render().asPng();
-  writeFileSync(join(outDir, `${chart.id}.png`), png);
+let pending = 0;  // batches sent and not answered yet
+let allAnswered = null;
+const release = (worker) => (waiting.length ? waiting.shift()(worker) : idle.push(worker));
+const acquire = () => (idle.length ? Promise.resolve(idle.pop()) : new Promise((resolve) => waiting.push(resolve)));
+const fail = (message) => {
+  console.error(message);
+  process.exit(1);
+};
+
+const workers = Array.from({length: size}, () => {
+  const worker = new Worker(new URL("./embed-worker.mjs", import.meta.url), {workerData});
+  worker.on("message", (answer) => {
+    if (answer.error) fail(answer.error);
+    drawn += answer.done;
+    pending -= 1;
+    release(worker);
+    if (pending === 0) allAnswered?.();
+  });
+  worker.on("error", (error) => fail(`an embed worker failed: ${error.stack ?? error}`));
+  idle.push(worker);
+  return worker;
+});
+
+let batch = [];
+const send = async () => {
+  const worker = await acquire();
+  pending += 1;
+  worker.postMessage(batch);
+  batch = [];
+};
+for await (const line of createInterface({input: createReadStream(job.charts, "utf-8"), crlfDelay: Infinity})) {
+  if (!line) continue;
+  batch.push(line);
+  if (batch.length === BATCH) await send();
 }
-console.log(`rendered ${charts.length} embeds`);
+if (batch.length) await send();
+if (pending) await new Promise((resolve) => (allAnswered = resolve));
+await Promise.all(workers.map((w) => w.terminate()));
+if (drawn !== job.count) fail(`drew ${drawn} embeds of ${job.count}`);
+console.log(`rendered ${drawn} embeds on ${size} threads`);

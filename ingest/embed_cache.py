@@ -1,0 +1,152 @@
+"""The cache of drawn embeds: unchanged charts are not drawn again.
+
+An entry is a folder ``build/cache/embeds/<key[:2]>/<key>/`` holding ``chart.svg`` and ``chart.png``.
+Its key is the SHA-256 of everything the drawing depends on: the chart's entry in the specs (as
+canonical JSON), the text of the Node modules that draw it (site/render/embeds.mjs and every module
+it imports or starts as a worker, followed through relative paths), the installed versions of the
+packages they use, the raster fonts' hash, and the width and scale. An entry is written into a temporary folder and renamed
+into place, so an interrupted build never leaves a half-written entry under a key; an entry whose files
+are not whole (an SVG not closed, a PNG without its end chunk) is never used.
+
+Bounds: each build marks the entries it uses (the folder's modification time) and then removes those
+unused for ``MAX_AGE_DAYS``, then the least recently used until the cache holds at most ``MAX_BYTES``,
+and temporary folders older than a day (left by an interrupted build).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+MAX_AGE_DAYS = 14
+MAX_BYTES = 4 * 2**30  # ~3 times what 1,000 bundles (7,400 charts) draw
+PACKAGES = ("@observablehq/plot", "@resvg/resvg-js", "jsdom")  # what the drawing modules import
+FILES = {"svg": "chart.svg", "png": "chart.png"}
+PNG_END = b"IEND\xaeB`\x82"  # the last chunk of every whole PNG
+SVG_END = b"</svg>\n"
+TMP = ".tmp-"
+# a static import, or a module named by its URL (a worker thread's): `new URL("./x.mjs", import.meta.url)`
+IMPORT = re.compile(r"""(?:(?:^|\s)(?:import|from)\s*|new URL\(\s*)["'](\.\.?/[^"']+)["']""", re.M)
+
+
+def code_files(entry: Path) -> list[Path]:
+    """``entry`` and every module it imports through relative paths, in a stable order."""
+    seen: dict[Path, None] = {}
+    todo = [Path(os.path.abspath(entry))]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen[path] = None
+        for target in IMPORT.findall(path.read_text(encoding="utf-8")):
+            todo.append(Path(os.path.normpath(path.parent / target)))
+    return sorted(seen)
+
+
+def package_versions(root: Path) -> dict[str, str]:
+    versions = {}
+    for name in PACKAGES:
+        manifest = root / "node_modules" / name / "package.json"
+        versions[name] = json.loads(manifest.read_text(encoding="utf-8"))["version"] if manifest.is_file() else ""
+    return versions
+
+
+def drawing_digest(root: Path, entries: list[Path], *, fonts: str, width: int, scale: int) -> str:
+    """The part of every chart's key that is the same for all charts of a build."""
+    digest = hashlib.sha256()
+    for path in sorted({p for entry in entries for p in code_files(entry)}):
+        digest.update(f"{path.relative_to(os.path.abspath(root))}\n".encode())
+        digest.update(path.read_bytes())
+    digest.update(json.dumps([package_versions(root), fonts, width, scale], sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def chart_key(common: str, chart: dict) -> str:
+    text = json.dumps(chart, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(f"{common}\n{text}".encode()).hexdigest()
+
+
+def _whole(folder: Path) -> bool:
+    try:
+        with open(folder / FILES["png"], "rb") as png:
+            png.seek(-len(PNG_END), os.SEEK_END)
+            if png.read() != PNG_END:
+                return False
+        with open(folder / FILES["svg"], "rb") as svg:
+            svg.seek(-len(SVG_END), os.SEEK_END)
+            return svg.read() == SVG_END
+    except OSError:  # missing, or shorter than its end mark
+        return False
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    target.unlink(missing_ok=True)  # a file left there, or this very file linked there before
+    try:
+        os.link(source, target)
+    except OSError:  # another file system, or links not allowed
+        shutil.copyfile(source, target)
+
+
+class EmbedCache:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def entry(self, key: str) -> Path:
+        return self.folder / key[:2] / key
+
+    def fetch(self, key: str, out_dir: Path, name: str) -> bool:
+        """Put the entry's SVG and PNG into ``out_dir`` as ``name``.svg/.png; False when it has none."""
+        folder = self.entry(key)
+        if not _whole(folder):
+            return False
+        for kind, file_name in FILES.items():
+            _link_or_copy(folder / file_name, out_dir / f"{name}.{kind}")
+        os.utime(folder)  # used now: kept by prune()
+        return True
+
+    def store(self, key: str, out_dir: Path, name: str) -> None:
+        """Keep the drawn ``name``.svg/.png of ``out_dir`` under ``key``."""
+        folder = self.entry(key)
+        tmp = self.folder / f"{TMP}{key}-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        try:
+            for kind, file_name in FILES.items():
+                _link_or_copy(out_dir / f"{name}.{kind}", tmp / file_name)
+            folder.parent.mkdir(exist_ok=True)
+            shutil.rmtree(folder, ignore_errors=True)  # a damaged entry under this key
+            os.replace(tmp, folder)
+        except OSError:
+            if not _whole(folder):  # unless a concurrent build stored it first
+                raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def prune(self, *, now: float | None = None) -> int:
+        """Remove what the bounds above say; returns how many entries were removed."""
+        now = time.time() if now is None else now
+        if not self.folder.is_dir():
+            return 0
+        entries = []
+        for shard in self.folder.iterdir():
+            if shard.name.startswith(TMP):
+                if now - shard.stat().st_mtime > 86400:
+                    shutil.rmtree(shard, ignore_errors=True)
+                continue
+            for folder in shard.iterdir() if shard.is_dir() else ():
+                size = sum(f.stat().st_size for f in folder.iterdir())
+                entries.append((folder.stat().st_mtime, size, folder))
+        entries.sort(reverse=True)  # most recently used first
+        kept, removed = 0, 0
+        for used, size, folder in entries:
+            if now - used > MAX_AGE_DAYS * 86400 or kept + size > MAX_BYTES:
+                shutil.rmtree(folder, ignore_errors=True)
+                removed += 1
+            else:
+                kept += size
+        return removed

@@ -1,0 +1,174 @@
+"""The embed renderer's cache and font: unchanged charts are not drawn again, a damaged cache entry is
+never used, and the PNGs drawn with the subset font are the ones the full DejaVu Sans draws."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, ROOT
+from ingest import embed_cache, raster_font
+from ingest.build import BuildError, Layout, render_embeds
+from ingest.embed_cache import EmbedCache, code_files
+
+FRAMED = next(c for c in json.loads((FIXTURES / "charts" / "specs.json").read_text(encoding="utf-8"))["charts"]
+              if c["name"] == "by-x-framed")
+SPECIALS = "−12 ms → 3× faster, café, naïve"  # U+2212 minus, arrow, times, accented letters
+
+
+def chart(chart_id: str, title: str = "Transactions per second by made-up load") -> dict:
+    entry = copy.deepcopy(FRAMED)
+    entry.pop("name")
+    entry.update(id=chart_id, title=title)
+    return entry
+
+
+@pytest.fixture
+def layout(tmp_path) -> Layout:
+    """A project of its own (its build/cache starts empty) drawing with this one's site and node_modules."""
+    for name in ("site", "node_modules"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    return Layout(tmp_path)
+
+
+def render(layout: Layout, charts: list[dict], name: str = "export") -> tuple:
+    export = layout.build / name
+    shutil.rmtree(export, ignore_errors=True)
+    export.mkdir(parents=True)
+    (export / "embed-specs.json").write_text(json.dumps({"charts": charts}), encoding="utf-8")
+    counts = render_embeds(layout, export_dir=export, quiet=True)
+    out = export / "static" / "embed"
+    return counts, {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+
+
+def system_png(svg: bytes) -> bytes:
+    """The PNG resvg draws from ``svg`` with the system's fonts (the full DejaVu Sans), as before the subset."""
+    script = ("import {Resvg} from '@resvg/resvg-js'; import {readFileSync} from 'node:fs';"
+              "const png = new Resvg(readFileSync(0, 'utf-8'), {background: '#ffffff', fitTo: {mode: 'width', "
+              "value: 1520}, font: {loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans'}}).render().asPng();"
+              "process.stdout.write(png);")
+    return subprocess.run(["node", "--input-type=module", "-e", script], input=svg, capture_output=True,
+                          check=True, cwd=ROOT).stdout
+
+
+def test_a_second_build_draws_nothing_and_writes_the_same_bytes(layout, capsys):
+    charts = [chart("c0"), chart("c1", "Another title"), chart("c2", "A third title")]
+    first_counts, first = render(layout, charts, "first")
+    second_counts, second = render(layout, charts, "second")
+    assert (first_counts.drawn, first_counts.cached) == (3, 0)
+    assert (second_counts.drawn, second_counts.cached) == (0, 3)
+    assert sorted(first) == ["c0.png", "c0.svg", "c1.png", "c1.svg", "c2.png", "c2.svg"]
+    assert second == first
+    render_embeds(layout, export_dir=layout.build / "second")
+    assert capsys.readouterr().out == "embeds: 0 drawn, 3 from the cache\n"
+
+
+def test_a_changed_chart_is_the_only_one_drawn_again(layout):
+    charts = [chart("c0"), chart("c1"), chart("c2")]
+    _, first = render(layout, charts, "first")
+    charts[1]["spec"]["points"][0]["y"] = 150
+    counts, second = render(layout, charts, "second")
+    assert (counts.drawn, counts.cached) == (1, 2)
+    assert [name for name in first if first[name] != second[name]] == ["c1.png", "c1.svg"]
+
+
+def test_a_damaged_cache_entry_is_drawn_again(layout):
+    charts = [chart("c0"), chart("c1")]
+    _, first = render(layout, charts, "first")
+    cache = EmbedCache(layout.cache / "embeds")
+    entries = sorted(p for shard in cache.folder.iterdir() for p in shard.iterdir())
+    assert len(entries) == 2
+    png = entries[0] / "chart.png"
+    png.write_bytes(png.read_bytes()[:1000])  # torn: a PNG without its end
+    (entries[1] / "chart.svg").unlink()  # half an entry
+    # what an interrupted build leaves: a temporary folder, never read, removed once it is a day old
+    leftover = cache.folder / ".tmp-0123-99"
+    leftover.mkdir()
+    (leftover / "chart.png").write_bytes(b"\x89PNG\r\n")
+    counts, second = render(layout, charts, "second")
+    assert (counts.drawn, counts.cached) == (2, 0)
+    assert second == first
+    assert all(p.is_file() for e in entries for p in (e / "chart.png", e / "chart.svg"))
+    assert leftover.is_dir()
+    os.utime(leftover, (time.time() - 2 * 86400,) * 2)
+    cache.prune()
+    assert not leftover.exists()
+
+
+def test_cached_files_are_copied_where_they_cannot_be_linked(layout, monkeypatch):
+    charts = [chart("c0")]
+    _, first = render(layout, charts, "first")
+
+    def no_link(source, target):
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(embed_cache.os, "link", no_link)
+    counts, second = render(layout, charts, "second")
+    assert (counts.drawn, counts.cached, second) == (0, 1, first)
+    assert (layout.build / "second" / "static" / "embed" / "c0.png").stat().st_nlink == 1
+
+
+def test_the_subset_draws_minus_arrow_times_and_accents_as_dejavu_does(layout):
+    _, drawn = render(layout, [chart("special", f"Latency {SPECIALS}"), chart("plain", "Latency 12 ms 3 faster")])
+    assert f"Latency {SPECIALS}".encode() in drawn["special.svg"]
+    assert drawn["special.png"] == system_png(drawn["special.svg"])  # the full font's glyphs, pixel for pixel
+    assert drawn["special.png"] != drawn["plain.png"]
+    fonts = raster_font.raster_fonts(layout.cache / "fonts")
+    assert set(SPECIALS) <= set(fonts.chars)
+    assert [f.name for f in fonts.files] == ["regular.ttf", "bold.ttf"]
+    assert all(f.stat().st_size < 200_000 for f in fonts.files)  # DejaVuSans.ttf is 757 KB
+
+
+def test_a_character_outside_the_subset_is_drawn_with_the_system_fonts(layout):
+    title = "Задержка (latency) by load"  # Cyrillic: not in the subset
+    fonts = raster_font.raster_fonts(layout.cache / "fonts")
+    assert "З" not in fonts.chars
+    _, drawn = render(layout, [chart("cyrillic", title)])
+    assert drawn["cyrillic.png"] == system_png(drawn["cyrillic.svg"])
+
+
+def test_prune_removes_entries_unused_for_two_weeks_then_the_least_recently_used(layout, monkeypatch):
+    charts = [chart(f"c{i}", f"Title {i}") for i in range(3)]
+    render(layout, charts)
+    cache = EmbedCache(layout.cache / "embeds")
+    entries = sorted((p for shard in cache.folder.iterdir() for p in shard.iterdir()), key=lambda p: p.name)
+    now = time.time()
+    for age_days, entry in zip([15, 2, 1], entries):
+        os.utime(entry, (now - age_days * 86400,) * 2)
+    assert cache.prune(now=now) == 1
+    assert [e.exists() for e in entries] == [False, True, True]
+    size = sum(f.stat().st_size for f in entries[2].iterdir())
+    monkeypatch.setattr(embed_cache, "MAX_BYTES", size)
+    assert cache.prune(now=now) == 1
+    assert [e.exists() for e in entries] == [False, False, True]
+
+
+def test_the_key_covers_every_module_that_draws():
+    names = [p.name for p in code_files(ROOT / "site" / "render" / "embeds.mjs")]
+    assert names == ["palette.js", "plot-by-x.js", "plot-rebuild.js", "plot-runs.js", "draw.mjs",
+                     "embed-worker.mjs", "embeds.mjs", "frame.mjs"]
+
+
+def test_a_chart_that_cannot_be_drawn_is_named(layout):
+    broken = chart("broken")
+    broken["renderer"] = "pie"
+    with pytest.raises(BuildError) as caught:
+        render(layout, [chart("c0"), broken])
+    assert str(caught.value).endswith('embed broken: no renderer "pie"')
+
+
+def test_a_missing_dejavu_is_said_with_what_to_install(layout, monkeypatch):
+    monkeypatch.setattr(raster_font.shutil, "which", lambda name: None)
+    monkeypatch.setattr(raster_font, "FOLDERS", ("/nowhere",))
+    with pytest.raises(BuildError) as caught:
+        raster_font.raster_fonts(layout.cache / "fonts")
+    assert str(caught.value) == ("the PNG embeds are drawn with DejaVu Sans, but DejaVuSans.ttf, DejaVuSans-Bold.ttf "
+                                 "was not found (asked fc-match, looked in /nowhere): install it, e.g. Debian's "
+                                 "fonts-dejavu-core")
