@@ -2,11 +2,12 @@
 
 Makes N bundles in a temporary copy of the project by copying the project's own bundles under new ids
 (so a fifth of them carry sysbench logs, as data/ does today), builds the site from them phase by
-phase (validate and derive, load, export, embeds in Node, Hugo) and prints each phase's wall time and
-the peak memory so far of this process and of its largest child (Node, Hugo), with the growth from the
-smallest N to the largest.
+phase (validate and derive, load, export, embeds in Node, Hugo) with an empty cache, and prints each
+phase's wall time and the peak memory so far of this process and of its largest child (Node, Hugo),
+with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
+the cache of the first build (the incremental build a pull request's preview makes).
 
-    .venv/bin/python benchmarks/bench_build.py [--sizes 100,1000]
+    .venv/bin/python benchmarks/bench_build.py [--sizes 100,1000] [--huge]   (--huge adds 10,000)
 """
 
 from __future__ import annotations
@@ -25,9 +26,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import copy_project  # noqa: E402
 from ingest.build import Layout, render_embeds, run_hugo  # noqa: E402
-from ingest.load import build_database  # noqa: E402
 from ingest.publish import export_all  # noqa: E402
-from ingest.validate import validate_paths  # noqa: E402
+from ingest.stage import build_database_from, stage_bundles  # noqa: E402
 
 
 def _peaks() -> tuple[float, float]:
@@ -54,23 +54,30 @@ def make_bundles(layout: Layout, n: int) -> None:
     shutil.rmtree(staging)
 
 
+def change_one(layout: Layout) -> None:
+    """Change one measured bundle's title (its sysbench logs are parsed again)."""
+    bundle = sorted(layout.data.glob("measured-*/bundle.yaml"))[0]
+    text = bundle.read_text(encoding="utf-8")
+    bundle.write_text(text.replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
+
+
 def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
     times = []
     t = time.perf_counter()
-    bundles, problems = validate_paths([layout.data])
+    staged, problems, counts = stage_bundles([layout.data], cache=layout.cache)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise SystemExit(f"{len(errors)} errors, first: {errors[0]}")
-    times.append(("validate and derive", time.perf_counter() - t))
+    times.append((f"validate and derive ({counts.made} bundles; {counts.cached} cached)", time.perf_counter() - t))
     t = time.perf_counter()
-    build_database(bundles, db_path=layout.database)
+    build_database_from(staged, db_path=layout.database)
     times.append(("load", time.perf_counter() - t))
     t = time.perf_counter()
     export_all(db_path=layout.database, out_dir=layout.export)
     times.append(("export", time.perf_counter() - t))
     t = time.perf_counter()
-    render_embeds(layout, export_dir=layout.export)
-    times.append(("embeds (node)", time.perf_counter() - t))
+    drawn = render_embeds(layout, export_dir=layout.export, quiet=True)
+    times.append((f"embeds ({drawn.made} drawn; {drawn.cached} cached)", time.perf_counter() - t))
     t = time.perf_counter()
     done = run_hugo(layout, "--destination", str(layout.public))
     if done.returncode != 0:
@@ -82,7 +89,9 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000", help="bundle counts, comma-separated")
-    sizes = [int(s) for s in parser.parse_args().sizes.split(",")]
+    parser.add_argument("--huge", action="store_true", help="add 10,000 bundles to the sizes")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")] + ([10_000] if args.huge else [])
     totals = {}
     for n in sizes:
         with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
@@ -95,6 +104,11 @@ def main() -> None:
             print(f"{n:6d} bundles: {totals[n]:7.1f} s in all; " +
                   "; ".join(f"{name} {seconds:.1f} s" for name, seconds in phases) +
                   f"; peak memory so far: this process {own:.2f} GiB, largest child {child:.2f} GiB", flush=True)
+            change_one(layout)
+            start = time.perf_counter()
+            phases = build_in_phases(layout)
+            print(f"{n:6d} bundles, one changed: {time.perf_counter() - start:7.1f} s in all; " +
+                  "; ".join(f"{name} {seconds:.1f} s" for name, seconds in phases), flush=True)
     if len(sizes) > 1:
         low, high = min(sizes), max(sizes)
         print(f"growth from {low} to {high} bundles: {totals[high] / totals[low]:.1f}x for {high / low:.0f}x the bundles")

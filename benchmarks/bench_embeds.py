@@ -32,7 +32,7 @@ def one_run(root: Path, name: str) -> dict:
     counts = render_embeds(Layout(root), export_dir=root / name, quiet=True)
     seconds = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"seconds": seconds, "drawn": counts.drawn, "cached": counts.cached,
+    return {"seconds": seconds, "drawn": counts.made, "cached": counts.cached,
             "node_peak_mib": usage.ru_maxrss / 1024, "node_cpu_s": usage.ru_utime + usage.ru_stime}
 
 

@@ -15,10 +15,9 @@ from pathlib import Path
 
 from .publish import export_all
 from .publish.artifacts import ArtifactChanged
-from .load import build_database
 from .embed_render import render_embeds
 from .problems import BuildError, BundleError
-from .validate import validate_paths
+from .stage import build_database_from, stage_bundles
 
 
 @dataclass(frozen=True)
@@ -83,13 +82,17 @@ def _swap_in(tmp: Path, final: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def prepare(layout: Layout) -> None:
-    """Validate, load the database and export the site data (everything before Hugo)."""
-    bundles, problems = validate_paths([layout.data])
+def prepare(layout: Layout, *, quiet: bool = False) -> None:
+    """Validate, load the database and export the site data (everything before Hugo). Bundles seen
+    before with the same content and code come from the cache (stage.py)."""
+    staged, problems, counts = stage_bundles([layout.data], cache=layout.cache)
+    if not quiet:
+        print(f"bundles: {counts.made} validated, {counts.cached} from the cache"
+              + (f", {counts.pruned} old cache entries removed" if counts.pruned else ""), flush=True)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise BundleError(errors)
-    build_database(bundles, db_path=layout.database)
+    build_database_from(staged, db_path=layout.database)
     tmp = layout.build / f".export-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     try:

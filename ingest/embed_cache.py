@@ -9,7 +9,7 @@ into place, so an interrupted build never leaves a half-written entry under a ke
 are not whole (an SVG not closed, a PNG without its end chunk) is never used.
 
 Bounds: each build marks the entries it uses (the folder's modification time) and then removes those
-unused for ``MAX_AGE_DAYS``, then the least recently used until the cache holds at most ``MAX_BYTES``,
+unused for ``cache.MAX_AGE_DAYS``, then the least recently used until the cache holds at most ``MAX_BYTES``,
 and temporary folders older than a day (left by an interrupted build).
 """
 
@@ -20,16 +20,15 @@ import json
 import os
 import re
 import shutil
-import time
 from pathlib import Path
 
-MAX_AGE_DAYS = 14
+from .cache import TMP, prune
+
 MAX_BYTES = 4 * 2**30  # ~3 times what 1,000 bundles (7,400 charts) draw
 PACKAGES = ("@observablehq/plot", "@resvg/resvg-js", "jsdom")  # what the drawing modules import
 FILES = {"svg": "chart.svg", "png": "chart.png"}
 PNG_END = b"IEND\xaeB`\x82"  # the last chunk of every whole PNG
 SVG_END = b"</svg>\n"
-TMP = ".tmp-"
 # a static import, or a module named by its URL (a worker thread's): `new URL("./x.mjs", import.meta.url)`
 IMPORT = re.compile(r"""(?:(?:^|\s)(?:import|from)\s*|new URL\(\s*)["'](\.\.?/[^"']+)["']""", re.M)
 
@@ -129,24 +128,4 @@ class EmbedCache:
 
     def prune(self, *, now: float | None = None) -> int:
         """Remove what the bounds above say; returns how many entries were removed."""
-        now = time.time() if now is None else now
-        if not self.folder.is_dir():
-            return 0
-        entries = []
-        for shard in self.folder.iterdir():
-            if shard.name.startswith(TMP):
-                if now - shard.stat().st_mtime > 86400:
-                    shutil.rmtree(shard, ignore_errors=True)
-                continue
-            for folder in shard.iterdir() if shard.is_dir() else ():
-                size = sum(f.stat().st_size for f in folder.iterdir())
-                entries.append((folder.stat().st_mtime, size, folder))
-        entries.sort(reverse=True)  # most recently used first
-        kept, removed = 0, 0
-        for used, size, folder in entries:
-            if now - used > MAX_AGE_DAYS * 86400 or kept + size > MAX_BYTES:
-                shutil.rmtree(folder, ignore_errors=True)
-                removed += 1
-            else:
-                kept += size
-        return removed
+        return prune(self.folder, max_bytes=MAX_BYTES, now=now)

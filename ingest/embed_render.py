@@ -10,22 +10,15 @@ import json
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
+from .cache import CacheCounts
 from .embed_cache import EmbedCache, chart_key, drawing_digest
 from .problems import BuildError
 from .raster_font import raster_fonts
 
 WIDTH = 760  # the width of a standalone embed, in CSS pixels (the SVG's)
 PNG_SCALE = 2  # the PNG has this many pixels per CSS pixel
-
-
-@dataclass(frozen=True)
-class EmbedCounts:
-    drawn: int
-    cached: int
-    pruned: int
 
 
 def _node() -> str:
@@ -35,7 +28,7 @@ def _node() -> str:
     return node
 
 
-def render_embeds(layout, *, export_dir: Path, quiet: bool = False) -> EmbedCounts:
+def render_embeds(layout, *, export_dir: Path, quiet: bool = False) -> CacheCounts:
     """Write ``<id>.svg`` and ``<id>.png`` into export_dir/static/embed for each chart of the specs."""
     node = _node()
     script = layout.site / "render" / "embeds.mjs"
@@ -65,8 +58,8 @@ def render_embeds(layout, *, export_dir: Path, quiet: bool = False) -> EmbedCoun
             raise BuildError(f"rendering the embeds failed:\n{done.stderr.strip()[-2000:]}")
         for key, chart in misses:
             cache.store(key, out_dir, chart["id"])
-    counts = EmbedCounts(drawn=len(misses), cached=len(charts) - len(misses), pruned=cache.prune())
+    counts = CacheCounts(made=len(misses), cached=len(charts) - len(misses), pruned=cache.prune())
     if not quiet:
-        print(f"embeds: {counts.drawn} drawn, {counts.cached} from the cache"
+        print(f"embeds: {counts.made} drawn, {counts.cached} from the cache"
               + (f", {counts.pruned} old cache entries removed" if counts.pruned else ""), flush=True)
     return counts

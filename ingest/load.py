@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import Iterator
@@ -272,30 +273,45 @@ def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int
 
 
 
-def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
-    """Create ``db_path`` from scratch; it is replaced only once the load has succeeded."""
+# The tables of a bundle, in the order they are filled (every one has a study column).
+TABLES = ("studies", "sources", "systems", "workloads", "result_tables", "charts", "graph_only", "measurements",
+          "artifacts", "runs", "intervals", "trace_samples", "claims")
+
+
+def create_schema(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
+    """The tables and views of a new database; returns each table's column types."""
+    con.execute("SET enable_progress_bar = false")  # no progress bar in the build log
+    con.execute((SQL_DIR / "schema.sql").read_text(encoding="utf-8"))
+    con.execute((SQL_DIR / "results.sql").read_text(encoding="utf-8").replace("{fields}", results_columns_sql()))
+    con.execute((SQL_DIR / "publish.sql").read_text(encoding="utf-8"))
+    types: dict[str, dict[str, str]] = {}
+    for table, column, kind in con.execute("SELECT table_name, column_name, data_type FROM "
+                                           "information_schema.columns").fetchall():
+        types.setdefault(table, {})[column] = kind
+    return types
+
+
+def insert_bundles(con: duckdb.DuckDBPyConnection, bundles: list[LoadedBundle], types: dict[str, dict[str, str]]) -> None:
+    for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
+        rows = _bundle_rows(loaded)
+        for table in TABLES:
+            if table == "intervals":
+                _insert_intervals(con, rows[table])
+            else:
+                _insert(con, table, rows[table], types[table])
+
+
+@contextmanager
+def new_database(db_path: Path) -> Iterator[tuple[duckdb.DuckDBPyConnection, dict[str, dict[str, str]]]]:
+    """A new database with its schema at a temporary path beside ``db_path``, moved there only when
+    the block has filled it without an error."""
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:
         con = duckdb.connect(str(tmp))
-        con.execute("SET enable_progress_bar = false")  # no progress bar in the build log
         try:
-            con.execute((SQL_DIR / "schema.sql").read_text(encoding="utf-8"))
-            con.execute((SQL_DIR / "results.sql").read_text(encoding="utf-8").replace("{fields}", results_columns_sql()))
-            con.execute((SQL_DIR / "publish.sql").read_text(encoding="utf-8"))
-            types: dict[str, dict[str, str]] = {}
-            for table, column, kind in con.execute("SELECT table_name, column_name, data_type FROM "
-                                                   "information_schema.columns").fetchall():
-                types.setdefault(table, {})[column] = kind
-            for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
-                rows = _bundle_rows(loaded)
-                for table in ("studies", "sources", "systems", "workloads", "result_tables", "charts", "graph_only",
-                              "measurements", "artifacts", "runs", "intervals", "trace_samples", "claims"):
-                    if table == "intervals":
-                        _insert_intervals(con, rows[table])
-                    else:
-                        _insert(con, table, rows[table], types[table])
+            yield con, create_schema(con)
             con.execute("CHECKPOINT")
         finally:
             con.close()
@@ -303,4 +319,10 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
+    """Create ``db_path`` from scratch; it is replaced only once the load has succeeded."""
+    with new_database(db_path) as (con, types):
+        insert_bundles(con, bundles, types)
     return db_path

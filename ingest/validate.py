@@ -328,6 +328,11 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     return (None if errors else loaded), problems
 
 
+def duplicate_id(file: Path, bundle_id: str, *, line: int | None, first: Path) -> Problem:
+    return Problem(_display(file), line, "id", "duplicate-id",
+                   f"bundle id {bundle_id!r} is already used by {_display(first)}")
+
+
 def validate_paths(paths: Iterable[Path]) -> tuple[list[LoadedBundle], list[Problem]]:
     """Validate every bundle under ``paths``; return the valid ones and all problems."""
     files, problems = find_bundle_files(paths)
@@ -340,8 +345,7 @@ def validate_paths(paths: Iterable[Path]) -> tuple[list[LoadedBundle], list[Prob
             continue
         first = ids.get(bundle.bundle.id)
         if first is not None:
-            problems.append(Problem(_display(file), bundle.doc.line_of(("id",)), "id", "duplicate-id",
-                                    f"bundle id {bundle.bundle.id!r} is already used by {_display(first.file)}"))
+            problems.append(duplicate_id(file, bundle.bundle.id, line=bundle.doc.line_of(("id",)), first=first.file))
             continue
         ids[bundle.bundle.id] = bundle
         loaded.append(bundle)

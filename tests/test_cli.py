@@ -90,4 +90,6 @@ def test_invalid_bundle_stops_the_build_before_anything_is_written(project: Layo
         build_site(project)
     assert [p.field for p in err.value.problems] == ["schema_version"]
     assert not project.public.exists()
-    assert not project.build.exists()
+    # only the cache of what each bundle's validation found (build/cache/bundles) is kept
+    assert sorted(p.name for p in project.build.iterdir()) == ["cache"]
+    assert sorted(p.name for p in project.cache.iterdir()) == ["bundles"]

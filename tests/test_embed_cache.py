@@ -62,8 +62,8 @@ def test_a_second_build_draws_nothing_and_writes_the_same_bytes(layout, capsys):
     charts = [chart("c0"), chart("c1", "Another title"), chart("c2", "A third title")]
     first_counts, first = render(layout, charts, "first")
     second_counts, second = render(layout, charts, "second")
-    assert (first_counts.drawn, first_counts.cached) == (3, 0)
-    assert (second_counts.drawn, second_counts.cached) == (0, 3)
+    assert (first_counts.made, first_counts.cached) == (3, 0)
+    assert (second_counts.made, second_counts.cached) == (0, 3)
     assert sorted(first) == ["c0.png", "c0.svg", "c1.png", "c1.svg", "c2.png", "c2.svg"]
     assert second == first
     render_embeds(layout, export_dir=layout.build / "second")
@@ -75,7 +75,7 @@ def test_a_changed_chart_is_the_only_one_drawn_again(layout):
     _, first = render(layout, charts, "first")
     charts[1]["spec"]["points"][0]["y"] = 150
     counts, second = render(layout, charts, "second")
-    assert (counts.drawn, counts.cached) == (1, 2)
+    assert (counts.made, counts.cached) == (1, 2)
     assert [name for name in first if first[name] != second[name]] == ["c1.png", "c1.svg"]
 
 
@@ -93,7 +93,7 @@ def test_a_damaged_cache_entry_is_drawn_again(layout):
     leftover.mkdir()
     (leftover / "chart.png").write_bytes(b"\x89PNG\r\n")
     counts, second = render(layout, charts, "second")
-    assert (counts.drawn, counts.cached) == (2, 0)
+    assert (counts.made, counts.cached) == (2, 0)
     assert second == first
     assert all(p.is_file() for e in entries for p in (e / "chart.png", e / "chart.svg"))
     assert leftover.is_dir()
@@ -111,7 +111,7 @@ def test_cached_files_are_copied_where_they_cannot_be_linked(layout, monkeypatch
 
     monkeypatch.setattr(embed_cache.os, "link", no_link)
     counts, second = render(layout, charts, "second")
-    assert (counts.drawn, counts.cached, second) == (0, 1, first)
+    assert (counts.made, counts.cached, second) == (0, 1, first)
     assert (layout.build / "second" / "static" / "embed" / "c0.png").stat().st_nlink == 1
 
 

@@ -1,0 +1,47 @@
+"""What the build caches share: entries in ``<cache>/<key[:2]>/<key>/`` folders, written under a
+temporary name and renamed into place, and the bounds that keep a cache from growing without end."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_AGE_DAYS = 14  # entries no build has used for this long are removed
+TMP = ".tmp-"  # the prefix of an entry being written (one left by an interrupted build goes after a day)
+
+
+@dataclass(frozen=True)
+class CacheCounts:
+    """What a cached step did: items made (drawn, validated), items found in the cache, old entries removed."""
+    made: int
+    cached: int
+    pruned: int
+
+
+def prune(folder: Path, *, max_bytes: int, now: float | None = None) -> int:
+    """Remove the entries unused for MAX_AGE_DAYS, then the least recently used (a folder's
+    modification time, which a build touches when it uses the entry) until the rest hold at most
+    ``max_bytes``, and temporary folders older than a day; returns how many entries were removed."""
+    now = time.time() if now is None else now
+    if not folder.is_dir():
+        return 0
+    entries = []
+    for shard in folder.iterdir():
+        if shard.name.startswith(TMP):
+            if now - shard.stat().st_mtime > 86400:
+                shutil.rmtree(shard, ignore_errors=True)
+            continue
+        for entry in shard.iterdir() if shard.is_dir() else ():
+            size = sum(f.stat().st_size for f in entry.iterdir())
+            entries.append((entry.stat().st_mtime, size, entry))
+    entries.sort(reverse=True)  # most recently used first
+    kept, removed = 0, 0
+    for used, size, entry in entries:
+        if now - used > MAX_AGE_DAYS * 86400 or kept + size > max_bytes:
+            shutil.rmtree(entry, ignore_errors=True)
+            removed += 1
+        else:
+            kept += size
+    return removed

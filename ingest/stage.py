@@ -1,0 +1,179 @@
+"""Per-bundle work, cached by content: a build validates, parses and derives only the bundles it has
+not seen, and loads the database from every bundle's rows.
+
+A bundle's entry, ``<cache>/bundles/<key[:2]>/<key>/``, holds ``problems.json`` (what validation
+reported, warnings included, and the bundle's id when it is valid) and, for a valid bundle, its rows:
+one Parquet file per table that has any (``<table>.parquet``, written by DuckDB). The key is the
+SHA-256 of
+
+- the bundle folder's files, each by its path in the folder and its bytes;
+- the bundle file's path as the build names it (the rows record it, and problems print it);
+- the code and schema that read bundles (every file under ingest/ and schema/) and the versions of
+  the libraries that parse them and write the rows.
+
+Entries are written under a temporary name and renamed into place (an interrupted build leaves none
+half-written) and are bounded like the embed cache (cache.py). The database is then filled from the
+entries of all valid bundles, table by table, in the order of the bundles' ids: a build from the
+cache and a clean build fill the same rows in the same order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from dataclasses import asdict, dataclass
+from importlib.metadata import version
+from pathlib import Path
+from typing import Iterable
+
+import duckdb
+
+from .cache import TMP, CacheCounts, prune
+from .load import TABLES, create_schema, insert_bundles, new_database
+from .problems import Problem
+from .validate import LoadedBundle, _display, duplicate_id, find_bundle_files, validate_file
+
+ROOT = Path(__file__).resolve().parents[1]
+CODE = (ROOT / "ingest", ROOT / "schema")
+LIBRARIES = ("duckdb", "pyarrow", "pydantic", "PyYAML")
+MAX_BYTES = 8 * 2**30
+PROBLEMS = "problems.json"
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A valid bundle's entry: its id, its bundle file and the folder of its tables."""
+    id: str
+    file: Path
+    entry: Path
+
+
+def code_digest() -> str:
+    """What every key shares: the code and schema that read bundles, and the libraries' versions."""
+    digest = hashlib.sha256()
+    for folder in CODE:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(f"{path.relative_to(ROOT)}\n".encode())
+            digest.update(path.read_bytes())
+    digest.update(json.dumps({name: version(name) for name in LIBRARIES}, sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def bundle_key(common: str, file: Path) -> str:
+    digest = hashlib.sha256(f"{common}\n{file.as_posix()}\n{_display(file)}\n".encode())
+    folder = file.parent
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        name = path.relative_to(folder).as_posix()
+        digest.update(f"{len(name)}:{name}:{path.stat().st_size}\n".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _read_entry(entry: Path) -> dict | None:
+    """An entry's record, or None when it is missing or not whole (its tables are written first)."""
+    try:
+        record = json.loads((entry / PROBLEMS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not all((entry / f"{table}.parquet").is_file() for table in record.get("tables", [])):
+        return None
+    return record
+
+
+def _write_entries(misses: list[tuple[str, LoadedBundle | None, list[Problem]]], cache: Path) -> None:
+    """The entries of the bundles validated in this build: their rows go through the same inserts as a
+    database's (load.py) into an in-memory one, and out to Parquet a study at a time."""
+    valid = [loaded for _, loaded, _ in misses if loaded is not None]
+    tmp = cache / f"{TMP}{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    try:
+        con = duckdb.connect()
+        try:
+            insert_bundles(con, valid, create_schema(con))
+            con.execute("SET threads = 1")  # each study's rows written in the order they were inserted
+            for table in TABLES:
+                con.execute(f"COPY {table} TO '{(tmp / table).as_posix()}' "
+                            "(FORMAT PARQUET, PARTITION_BY (study), WRITE_PARTITION_COLUMNS true)")
+        finally:
+            con.close()
+        for key, loaded, problems in misses:
+            staging = tmp / key
+            staging.mkdir()
+            tables = []
+            if loaded is not None:
+                for table in TABLES:
+                    part = tmp / table / f"study={loaded.bundle.id}"
+                    if part.is_dir():
+                        (file,) = part.iterdir()
+                        os.replace(file, staging / f"{table}.parquet")
+                        tables.append(table)
+            record = {"id": loaded.bundle.id if loaded else None, "tables": tables,
+                      "id_line": loaded.doc.line_of(("id",)) if loaded else None,
+                      "problems": [asdict(p) for p in problems]}
+            (staging / PROBLEMS).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+            final = cache / key[:2] / key
+            final.parent.mkdir(exist_ok=True)
+            shutil.rmtree(final, ignore_errors=True)  # a damaged entry under this key
+            os.replace(staging, final)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], list[Problem], CacheCounts]:
+    """Every bundle under ``paths`` with an entry in ``cache`` (validating those without one): the valid
+    ones in the order of their ids, all problems in the order of the files, and how many were read."""
+    folder = cache / "bundles"
+    folder.mkdir(parents=True, exist_ok=True)
+    files, problems = find_bundle_files(paths)
+    common = code_digest()
+    keys = [bundle_key(common, file) for file in files]
+    records: dict[str, dict] = {}
+    misses = []
+    for file, key in zip(files, keys):
+        record = _read_entry(folder / key[:2] / key)
+        if record is None:
+            loaded, found = validate_file(file)
+            misses.append((key, loaded, found))
+        else:
+            records[key] = record
+    validated = len(misses)
+    while misses:  # bundles that share an id go into separate batches: a batch's rows are split by id
+        batch, later, seen = [], [], set()
+        for miss in misses:
+            bundle_id = miss[1].bundle.id if miss[1] else None
+            (later if bundle_id is not None and bundle_id in seen else batch).append(miss)
+            seen.add(bundle_id)
+        _write_entries(batch, folder)
+        for key, _, _ in batch:
+            records[key] = _read_entry(folder / key[:2] / key)
+        misses = later
+    staged: list[Staged] = []
+    ids: dict[str, Path] = {}
+    for file, key in zip(files, keys):
+        record = records[key]
+        os.utime(folder / key[:2] / key)  # used now: kept by prune()
+        problems.extend(Problem(**p) for p in record["problems"])
+        if record["id"] is None:
+            continue
+        if record["id"] in ids:
+            problems.append(duplicate_id(file, record["id"], line=record["id_line"], first=ids[record["id"]]))
+            continue
+        ids[record["id"]] = file
+        staged.append(Staged(id=record["id"], file=file, entry=folder / key[:2] / key))
+    counts = CacheCounts(made=validated, cached=len(files) - validated,
+                         pruned=prune(folder, max_bytes=MAX_BYTES))
+    return sorted(staged, key=lambda s: s.id), problems, counts
+
+
+def build_database_from(staged: list[Staged], *, db_path: Path) -> Path:
+    """Create ``db_path`` from the entries (in the order given), one statement per table."""
+    with new_database(db_path) as (con, _):
+        for table in TABLES:
+            files = [(s.entry / f"{table}.parquet").as_posix() for s in staged
+                     if (s.entry / f"{table}.parquet").is_file()]
+            if files:
+                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM read_parquet(?)", [files])
+    return db_path

@@ -1,0 +1,119 @@
+"""Per-bundle work cached by content (ingest/stage.py): what a build reads from the cache, and that a
+build from the cache writes the same site and database as a clean one."""
+
+from __future__ import annotations
+
+import filecmp
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from conftest import copy_project
+from ingest.build import Layout, build_site, prepare
+from ingest.load import TABLES
+from ingest.stage import bundle_key, stage_bundles
+from ingest.validate import validate_paths
+
+MEASURED = "measured-mariadb-2core-vm"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Layout:
+    return copy_project(tmp_path / "project")
+
+
+def _tables(db: Path) -> dict[str, list[tuple]]:
+    """Every table's rows in the order they were stored."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in TABLES}
+    finally:
+        con.close()
+
+
+def _differences(a: Path, b: Path) -> list[str]:
+    """Files that differ or exist on one side only, below two folders (the databases aside)."""
+    out = []
+    compared = filecmp.dircmp(a, b)
+    stack = [(compared, Path())]
+    while stack:
+        node, where = stack.pop()
+        out += [str(where / n) for n in node.left_only + node.right_only + node.funny_files]
+        _, mismatch, errors = filecmp.cmpfiles(node.left, node.right, node.common_files, shallow=False)
+        out += [str(where / n) for n in mismatch + errors if not n.endswith(".duckdb")]
+        stack += [(sub, where / name) for name, sub in node.subdirs.items()]
+    return sorted(out)
+
+
+def test_a_second_build_reads_every_bundle_from_the_cache(project: Layout, capsys):
+    prepare(project)
+    first = _tables(project.database)
+    prepare(project)
+    assert capsys.readouterr().out.splitlines()[::2] == ["bundles: 5 validated, 0 from the cache",
+                                                         "bundles: 0 validated, 5 from the cache"]
+    assert _tables(project.database) == first
+    assert len(first["intervals"]) > 0 and len(first["measurements"]) > 0
+
+
+def test_a_build_after_one_bundle_changed_is_the_same_as_a_clean_build(project: Layout, capsys):
+    build_site(project)
+    bundle = project.data / MEASURED / "bundle.yaml"
+    text = bundle.read_text(encoding="utf-8")
+    bundle.write_text(text.replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
+    build_site(project)
+    assert "bundles: 1 validated, 4 from the cache" in capsys.readouterr().out
+    incremental = project.root / "incremental"
+    shutil.copytree(project.public, incremental)
+    database = _tables(project.database)
+
+    shutil.rmtree(project.build)  # the cache with it
+    build_site(project)
+    assert "bundles: 5 validated, 0 from the cache" in capsys.readouterr().out
+    assert _differences(incremental, project.public) == []
+    assert _tables(project.database) == database
+    assert _tables(incremental / "data" / "benchmarks.duckdb") == database  # the published copy
+    assert "Changed: " in (project.public / "studies" / MEASURED / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_key_follows_the_folder_and_the_code(project: Layout):
+    file = project.data / MEASURED / "bundle.yaml"
+    key = bundle_key("code-1", file)
+    assert bundle_key("code-1", file) == key
+    assert bundle_key("code-2", file) != key
+    log = next((project.data / MEASURED / "artifacts").rglob("*.log"))
+    log.write_bytes(log.read_bytes() + b"\n")
+    assert bundle_key("code-1", file) != key
+
+
+def test_a_damaged_entry_is_validated_again(project: Layout):
+    staged, _, _ = stage_bundles([project.data], cache=project.cache)
+    entry = next(s.entry for s in staged if s.id == MEASURED)
+    (entry / "intervals.parquet").unlink()
+    again, _, counts = stage_bundles([project.data], cache=project.cache)
+    assert (counts.made, counts.cached) == (1, 4)
+    assert (entry / "intervals.parquet").is_file()
+    assert [s.id for s in again] == [s.id for s in staged]
+
+
+def test_problems_come_back_from_the_cache_as_validation_reported_them(project: Layout):
+    extra = project.root / "extra"  # a second data folder with a bundle of the same id
+    shutil.copytree(project.data / "seagate-nytro-mysql-2015", extra / "seagate-nytro-mysql-2015")
+    bundle = project.data / "graid-supremeraid-mysql-2023" / "bundle.yaml"
+    bundle.write_text(bundle.read_text().replace("schema_version: 1", "schema_version: 2"))
+    _, expected = validate_paths([project.data, extra])
+    for _ in range(2):  # validated, then from the cache
+        staged, problems, _ = stage_bundles([project.data, extra], cache=project.cache)
+        assert problems == expected
+        assert [s.id for s in staged] == ["measured-mariadb-2core-vm", "netapp-tr3693-mysql-2010",
+                                          "scaleflux-csd2000-mysql-2020", "seagate-nytro-mysql-2015"]
+    messages = [(p.field, p.type, p.message) for p in problems if p.severity == "error"]
+    assert messages == [
+        ("schema_version", "literal_error", "Input should be 1 (got 2)"),
+        ("id", "duplicate-id", "bundle id 'seagate-nytro-mysql-2015' is already used by "
+                               f"{project.data / 'seagate-nytro-mysql-2015' / 'bundle.yaml'}"),
+    ]
+    assert [p.path for p in problems if p.type == "duplicate-id"] == [
+        str(extra / "seagate-nytro-mysql-2015" / "bundle.yaml")
+    ]
