@@ -40,6 +40,7 @@ CODE = (ROOT / "ingest", ROOT / "schema")
 LIBRARIES = ("duckdb", "pyarrow", "pydantic", "PyYAML")
 MAX_BYTES = 8 * 2**30
 PROBLEMS = "problems.json"
+BATCH = 200  # bundles validated and held in memory before their entries are written
 
 
 @dataclass(frozen=True)
@@ -117,9 +118,28 @@ def _write_entries(misses: list[tuple[str, LoadedBundle | None, list[Problem]]],
             final = cache / key[:2] / key
             final.parent.mkdir(exist_ok=True)
             shutil.rmtree(final, ignore_errors=True)  # a damaged entry under this key
-            os.replace(staging, final)
+            try:
+                os.replace(staging, final)
+            except OSError:
+                if _read_entry(final) is None:  # unless a concurrent build stored it first
+                    raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _store(misses: list[tuple[str, LoadedBundle | None, list[Problem]]], folder: Path, records: dict) -> None:
+    """Write the entries of ``misses`` and read their records back; bundles that share an id go into
+    separate batches, as a batch's rows are split by id."""
+    while misses:
+        batch, later, seen = [], [], set()
+        for miss in misses:
+            bundle_id = miss[1].bundle.id if miss[1] else None
+            (later if bundle_id is not None and bundle_id in seen else batch).append(miss)
+            seen.add(bundle_id)
+        _write_entries(batch, folder)
+        for key, _, _ in batch:
+            records[key] = _read_entry(folder / key[:2] / key)
+        misses = later
 
 
 def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], list[Problem], CacheCounts]:
@@ -131,25 +151,20 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
     common = code_digest()
     keys = [bundle_key(common, file) for file in files]
     records: dict[str, dict] = {}
-    misses = []
+    misses: list[tuple[str, LoadedBundle | None, list[Problem]]] = []
+    validated = 0
     for file, key in zip(files, keys):
         record = _read_entry(folder / key[:2] / key)
         if record is None:
             loaded, found = validate_file(file)
             misses.append((key, loaded, found))
+            validated += 1
+            if len(misses) == BATCH:
+                _store(misses, folder, records)
+                misses = []
         else:
             records[key] = record
-    validated = len(misses)
-    while misses:  # bundles that share an id go into separate batches: a batch's rows are split by id
-        batch, later, seen = [], [], set()
-        for miss in misses:
-            bundle_id = miss[1].bundle.id if miss[1] else None
-            (later if bundle_id is not None and bundle_id in seen else batch).append(miss)
-            seen.add(bundle_id)
-        _write_entries(batch, folder)
-        for key, _, _ in batch:
-            records[key] = _read_entry(folder / key[:2] / key)
-        misses = later
+    _store(misses, folder, records)
     staged: list[Staged] = []
     ids: dict[str, Path] = {}
     for file, key in zip(files, keys):
