@@ -209,3 +209,27 @@ def test_facet_pages_show_pairs_left_out_systems_and_caveats(page, site_url):
     assert page.locator(f'section[data-study="{MEASURED}"] ul.facet-pairs li').count() == 2
     page.goto(site_url + "/array-state/")
     assert "Every system of this study has values outside optimal state." in page.locator("section.facet-study").inner_text()
+
+
+def test_a_facet_with_more_studies_than_a_page_goes_on_at_its_next_page(tmp_path, monkeypatch):
+    """/storage-product/ holds two studies: at one study a page, the second is on /storage-product/2/,
+    each page links the other, and facet charts embed with the address of the page they are on."""
+    from conftest import copy_project
+    from ingest.build import build_site
+    from ingest.publish import facets as facets_module
+
+    monkeypatch.setattr(facets_module, "STUDIES_PER_PAGE", 1)
+    project = copy_project(tmp_path / "project")
+    build_site(project)
+    first = (project.public / "storage-product" / "index.html").read_text(encoding="utf-8")
+    second = (project.public / "storage-product" / "2" / "index.html").read_text(encoding="utf-8")
+    assert f'data-study="{GRAID}"' in first and 'data-study="seagate-nytro-mysql-2015"' not in first
+    assert 'data-study="seagate-nytro-mysql-2015"' in second and f'data-study="{GRAID}"' not in second
+    assert "<title>Compare by Storage product (page 2 of 2) · benchdb</title>" in second
+    assert '<a href="/storage-product/2/">2</a>' in first and '<a href="/storage-product/">1</a>' in second
+    data = json.loads((project.export / "data" / "facets.json").read_text(encoding="utf-8"))["storage-product"]
+    assert data["chunks"] == [{"number": 1, "path": "/storage-product/"}, {"number": 2, "path": "/storage-product/2/"}]
+    assert [s["path"] for s in data["studies"]] == ["/storage-product/", "/storage-product/2/"]
+    embeds = json.loads((project.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
+    pages = {e["full_page"].split("#")[0] for e in embeds if e["id"].startswith("facet-storage-product--")}
+    assert pages == {"/storage-product/"}  # only the first study draws charts on this facet
