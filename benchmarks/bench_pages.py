@@ -9,9 +9,14 @@
    the display). The page is 1280x720 (Playwright's default), with the chart in view beside the
    filters; the table's first 20 rows are laid out in that frame, the other 30 when the browser is
    next idle. The 10,000 values come from a synthetic bundle built into a temporary copy of the
-   project only.
+   project only. Explore loads the rows of the studies a view needs from their row pages; the timed
+   changes are made once those are loaded (as a reader's are, after the first view is drawn).
+4. What a first visit to /explore/ and /compare/ downloads: the page, its CSS and JS, and the pages the
+   script fetches for the first view (Explore with no filter: its first studies up to 10,000 values),
+   gzip-compressed as a server would send it.
 
     .venv/bin/python benchmarks/bench_pages.py
+    .venv/bin/python benchmarks/bench_pages.py --site PUBLIC   # only 4, for a site already built in PUBLIC
 """
 
 from __future__ import annotations
@@ -114,9 +119,50 @@ def spread(times: list[float]) -> str:
             f"{ranked[-1]:.0f} ms slowest; {sum(t > 50 for t in times)} of {len(times)} changes over the 50 ms budget")
 
 
+def transfer(browser, base: str, public: Path, path: str, ready: str) -> tuple[int, int, int]:
+    """(bytes gzip, bytes uncompressed, requests) of a first visit to ``path``, once ``ready`` matches."""
+    page = browser.new_page()
+    fetched: list[str] = []
+    page.on("requestfinished", lambda r: fetched.append(r.url))
+    page.goto(base + path)
+    page.wait_for_selector(ready)
+    page.wait_for_load_state("networkidle")
+    page.close()
+    zipped = raw = 0
+    for url in fetched:
+        file = public / url.split(base, 1)[1].split("?")[0].lstrip("/")
+        if file.is_dir():
+            file = file / "index.html"
+        raw += len(file.read_bytes())
+        zipped += len(gzip.compress(file.read_bytes(), 6))
+    return zipped, raw, len(fetched)
+
+
+def first_visits(browser, base: str, public: Path) -> None:
+    for path, ready in [("/explore/", '#explore-status[aria-busy="false"]'), ("/compare/", '#fairness-summary[aria-busy="false"]')]:
+        zipped, raw, count = transfer(browser, base, public, path, ready)
+        print(f"first visit to {path}: {zipped / 1024:.0f} KB gzip ({raw / 1024:.0f} KB uncompressed) in {count} requests")
+
+
+def site_only(public: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    server = serve_folder(public)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            first_visits(browser, f"http://127.0.0.1:{server.server_port}", public)
+            browser.close()
+    finally:
+        server.shutdown()
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
+    if sys.argv[1:2] == ["--site"]:
+        site_only(Path(sys.argv[2]))
+        return
     layout = Layout(ROOT)
     build_site(layout)
     server = serve_folder(layout.public)
@@ -141,6 +187,7 @@ def main() -> None:
                     path = path / "index.html"
                 total += len(gzip.compress(path.read_bytes(), 6))
             print(f"study page transfer: {total / 1024:.1f} KB gzip in {len(fetched)} requests (budget 150 KB)")
+            first_visits(browser, base, layout.public)
 
             times = []
             for _ in range(5):
@@ -157,6 +204,7 @@ def main() -> None:
 
             p = browser.new_page()
             p.goto(f"http://127.0.0.1:{big.server_port}/explore/?study=synthetic-10k")
+            p.wait_for_selector('#explore-status[aria-busy="false"]')
             rows = int(p.locator("#explore-status").inner_text().split(" of ")[1].split()[0])
             # each RAID level box ticked in turn (2,000 to 10,000 points), then unticked; the first
             # pass is printed separately (it includes the JIT warming up)
@@ -166,6 +214,8 @@ def main() -> None:
                 redraws.append(p.evaluate(UNTIL_PAINTED, box.element_handle()))
             first, redraws = redraws[:5], redraws[5:]
             p.goto(f"http://127.0.0.1:{big.server_port}/explore/")  # several studies: no chart drawn
+            p.wait_for_selector('#explore-status[aria-busy="false"]')
+            print(f"  explore with no filter: {p.locator('#explore-status').inner_text()}")
             table_only = []
             for level in ["6", "10", "0", "5", "1"]:
                 box = p.locator(f'fieldset[data-param="raid_level"] input[value="{level}"]')
@@ -177,6 +227,7 @@ def main() -> None:
             p = browser.new_page()
             p.add_init_script(OBSERVE_CLICKS)
             p.goto(f"http://127.0.0.1:{big.server_port}/explore/?study=synthetic-10k")
+            p.wait_for_selector('#explore-status[aria-busy="false"]')
             clicks = presented(p, ["6", "10", "0", "5", "1"] * 9)
             durations, script = [c[0] for c in clicks], [c[1] for c in clicks[5:]]
             print(f"  as the browser reports it (Event Timing: real click to the presented frame, in 8 ms steps): "

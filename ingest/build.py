@@ -110,13 +110,23 @@ def site_url() -> str | None:
     return os.environ.get("DEPLOY_PRIME_URL") or os.environ.get("URL")
 
 
+# A soft memory limit for Hugo (Go's GOMEMLIMIT; a developer's own setting wins): Go's collector
+# otherwise lets the heap grow to twice what is live. At 1,000 bundles Hugo peaked at 2.18 GiB
+# without it and 1.23 GiB with it, in about the same time (35.9 and 33.1 s).
+HUGO_MEMORY_LIMIT = "1200MiB"
+
+
+def hugo_env() -> dict[str, str]:
+    return {**os.environ, "GOMEMLIMIT": os.environ.get("GOMEMLIMIT", HUGO_MEMORY_LIMIT)}
+
+
 def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
     cmd = [str(hugo_binary()), "--source", str(layout.site), *args]
     # absolute links (embed snippets, citation links) use the deployment's address
     base = site_url()
     if base:
         cmd += ["--baseURL", base.rstrip("/") + "/"]
-    return subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return subprocess.run(cmd, capture_output=True, text=True, check=False, env=hugo_env())
 
 
 def build_site(layout: Layout) -> Path:
@@ -137,4 +147,4 @@ def build_site(layout: Layout) -> Path:
 def serve(layout: Layout, *, port: int = 1313) -> None:
     prepare(layout)
     cmd = [str(hugo_binary()), "server", "--source", str(layout.site), "--bind", "127.0.0.1", "--port", str(port)]
-    subprocess.run(cmd, check=False)
+    subprocess.run(cmd, check=False, env=hugo_env())

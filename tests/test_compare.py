@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 SR6 = "graid-supremeraid-mysql-2023:supremeraid-raid6"
 MD10 = "graid-supremeraid-mysql-2023:mdraid-raid10"
 
 
+def _loaded(page):
+    """Wait until the picked series' studies are loaded and the view is built from them."""
+    page.wait_for_selector('#fairness-summary[aria-busy="false"]')
+
+
+def _goto(page, url):
+    page.goto(url)
+    _loaded(page)
+
+
 def test_like_for_like_check_lists_what_differs(page, site_url):
-    page.goto(f"{site_url}/compare/?series={SR6},{MD10}")
+    _goto(page, f"{site_url}/compare/?series={SR6},{MD10}")
     summary = page.locator("#fairness-summary")
     assert summary.inner_text() == "2 configuration fields differ: Storage, RAID level."
     assert page.locator("#compare-config tr.differs").count() == 2
@@ -19,23 +32,26 @@ def test_like_for_like_check_lists_what_differs(page, site_url):
 
 
 def test_protocols_differ_in_protocol_and_filesystem(page, site_url):
-    page.goto(f"{site_url}/compare/?series=netapp-tr3693-mysql-2010:fcp,netapp-tr3693-mysql-2010:nfs")
+    _goto(page, f"{site_url}/compare/?series=netapp-tr3693-mysql-2010:fcp,netapp-tr3693-mysql-2010:nfs")
     assert page.locator("#fairness-summary").inner_text() == "2 configuration fields differ: Protocol, Filesystem."
 
 
 def test_picking_changes_the_url_and_back_restores(page, site_url):
-    page.goto(f"{site_url}/compare/")
+    _goto(page, f"{site_url}/compare/")
     assert page.locator("#fairness-summary").inner_text() == "Pick two or more series."
     page.locator(f'input[value="{SR6}"]').check()
     page.locator(f'input[value="{MD10}"]').check()
     assert page.url.endswith(f"/compare/?series={MD10},{SR6}")  # one selection, one URL: the list's order
+    _loaded(page)
+    assert page.locator("#fairness-summary").inner_text() == "2 configuration fields differ: Storage, RAID level."
     page.go_back()
     assert page.url.endswith(f"/compare/?series={SR6}")
-    assert page.locator("#fairness-summary").inner_text() == "Pick two or more series."
+    expect(page.locator("#fairness-summary")).to_have_text("Pick two or more series.")
+    expect(page.locator("#compare-config thead th[data-series]")).to_have_count(1)
 
 
 def test_series_without_a_shared_metric_are_not_drawn_together(page, site_url):
-    page.goto(f"{site_url}/compare/?series={SR6},netapp-tr3693-mysql-2010:fcp")
+    _goto(page, f"{site_url}/compare/?series={SR6},netapp-tr3693-mysql-2010:fcp")
     assert page.locator("#compare-chart").get_attribute("data-drawn") == "none"
     assert "Study" in page.locator("#fairness-summary").inner_text()
 
@@ -45,7 +61,7 @@ DW_OFF = "measured-mariadb-2core-vm:dw-off-uncompressed"
 
 
 def test_repeated_runs_are_compared_as_mean_and_spread(page, site_url):
-    page.goto(f"{site_url}/compare/?series={DW_ON},{DW_OFF}")
+    _goto(page, f"{site_url}/compare/?series={DW_ON},{DW_OFF}")
     assert page.locator("#fairness-summary").inner_text() == "1 configuration field differs: Doublewrite."
     assert page.locator("#compare-chart").get_attribute("data-drawn") == "6"  # 2 series x 3 thread counts
     titles = page.locator('#compare-chart g[aria-label="dot"] title').evaluate_all("ts => ts.map((t) => t.textContent)")
@@ -58,7 +74,7 @@ def test_repeated_runs_are_compared_as_mean_and_spread(page, site_url):
 
 
 def test_embed_page_shows_the_comparison_from_its_query(page, site_url):
-    page.goto(f"{site_url}/embed/compare/?series={DW_ON},{DW_OFF}")
+    _goto(page, f"{site_url}/embed/compare/?series={DW_ON},{DW_OFF}")
     assert not page.locator("#compare-form").is_visible()
     assert page.locator("#fairness-summary").inner_text() == "1 configuration field differs: Doublewrite."
     assert page.locator("#compare-chart").get_attribute("data-drawn") == "6"
@@ -68,8 +84,9 @@ def test_embed_page_shows_the_comparison_from_its_query(page, site_url):
 
 
 def test_cite_box_follows_the_picked_series(page, site_url):
-    page.goto(f"{site_url}/compare/?series={SR6}")
+    _goto(page, f"{site_url}/compare/?series={SR6}")
     page.locator(f'#compare-form input[value="{MD10}"]').check()
+    _loaded(page)
     snippet = page.locator("#view-cite input[data-view-iframe]").input_value()
     assert f'/embed/compare/?series={MD10},{SR6}"' in snippet
 
@@ -82,7 +99,7 @@ def test_values_whose_spreads_meet_are_not_ranked(page, site_url):
     # TPS of the 4-thread runs, compressed (data/measured-mariadb-2core-vm/artifacts/*-t4-r*.log line 24):
     # doublewrite off 360.96, 402.41, 434.14; on 319.51, 295.39, 372.02: the ranges meet (360.96 < 372.02).
     # At 1 and 2 threads they do not (off 217.98-243.47 vs on 164.56-180.27; off 343.99-344.88 vs on 246.33-267.04).
-    page.goto(f"{site_url}/compare/?series={DW_ON_Z},{DW_OFF_Z}")
+    _goto(page, f"{site_url}/compare/?series={DW_ON_Z},{DW_OFF_Z}")
     figure = page.locator("#compare-chart")
     assert figure.get_attribute("data-drawn") == "6"
     assert figure.get_attribute("data-unranked") == "2"
@@ -98,3 +115,54 @@ def test_values_whose_spreads_meet_are_not_ranked(page, site_url):
     at2 = page.locator(f'#compare-values tr[data-series="{DW_OFF_Z}"][data-key="tps|tx/s||by-threads"][data-threads="2"]')
     assert at2.first.locator("td.overlaps").inner_text() == ""
     assert page.errors == []
+
+
+def test_picking_fetches_only_the_picked_series_studies(page, site_url):
+    requested = []
+    page.on("request", lambda r: requested.append(r.url.split(site_url, 1)[-1]) if "/compare/series/" in r.url else None)
+    _goto(page, f"{site_url}/compare/")
+    assert requested == []
+    page.locator(f'input[value="{DW_ON}"]').check()
+    _loaded(page)
+    page.locator(f'input[value="{SR6}"]').check()
+    _loaded(page)
+    page.locator(f'input[value="{DW_OFF}"]').check()  # its study's page is already here
+    _loaded(page)
+    assert requested == ["/compare/series/measured-mariadb-2core-vm/", "/compare/series/graid-supremeraid-mysql-2023/"]
+    # the configuration table holds the picked series only, in the list's order
+    assert page.locator("#compare-config thead th[data-series]").evaluate_all(
+        "ths => ths.map((th) => th.dataset.series)") == [SR6, DW_OFF, DW_ON]
+    assert set(page.locator("#compare-values tbody tr").evaluate_all("trs => trs.map((tr) => tr.dataset.series)")) == \
+        {SR6, DW_OFF, DW_ON}
+    # each value keeps its provenance, linked as on every page
+    value = page.locator(f'#compare-values tr[data-series="{DW_ON}"] details.value-prov').first
+    value.locator("summary").click()
+    assert value.locator(".prov-pop a").get_attribute("href").startswith("/artifacts/measured-mariadb-2core-vm/")
+    assert page.errors == []
+
+
+def test_finding_a_series_by_name(page, site_url):
+    _goto(page, f"{site_url}/compare/")
+    page.locator("#compare-find").fill("NFSv3 tuning")  # every word in a study's name or a system's
+    shown = page.locator("#compare-form label:visible:has(input[name=series])")
+    assert shown.evaluate_all("ls => ls.map((l) => l.querySelector('input').value)") == ["netapp-tr3693-mysql-2010:nfs-tuning"]
+    assert page.locator("#compare-found").inner_text() == "1 series in 1 studies match."
+    page.locator("#compare-find").fill("netapp")  # a study's name: all its series
+    expect(shown).to_have_count(4)
+    page.locator("#compare-find").fill("")
+    expect(page.locator("#compare-form details[data-study]:visible")).to_have_count(5)
+
+
+def test_without_javascript_each_study_links_its_series_page(browser, site_url, built_site):
+    index = json.loads((built_site.export / "data" / "compare.json").read_text(encoding="utf-8"))
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{site_url}/compare/")
+    links = page.locator("#compare-form a[data-series-page]").evaluate_all("as => as.map((a) => a.getAttribute('href'))")
+    assert links == [f"/compare/series/{s['study']}/" for s in index["studies"]]
+    page.goto(f"{site_url}/compare/series/measured-mariadb-2core-vm/")
+    assert page.locator("table.compare-config thead th[data-series]").count() == 4
+    assert page.locator("table.compare-config tbody tr").count() == len(index["fields"])
+    assert page.locator("table.compare-values tbody tr").count() == 144
+    assert page.locator("table.compare-values details.value-prov").count() == 144
+    context.close()

@@ -13,17 +13,27 @@ GRAID = "graid-supremeraid-mysql-2023"
 
 
 @pytest.fixture(scope="module")
-def total(built_site):
-    data = json.loads((built_site.export / "data" / "explore.json").read_text(encoding="utf-8"))
-    return len(data["rows"])
+def index(built_site):
+    return json.loads((built_site.export / "data" / "explore.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def total(index):
+    return sum(s["count"] for s in index["studies"])
 
 
 def _visible(page):
     return page.locator("#explore-table tbody tr:not([hidden])")
 
 
+def _goto(page, url):
+    """Open an Explore page and wait until the rows of the studies its view needs are loaded and shown."""
+    page.goto(url)
+    page.wait_for_selector('#explore-status[aria-busy="false"]')
+
+
 def test_filters_change_the_url_and_the_table(page, site_url, total):
-    page.goto(site_url + "/explore/")
+    _goto(page, site_url + "/explore/")
     assert _visible(page).count() == min(total, 50)  # at most 50 rows are laid out at a time, all at load
     page.locator('fieldset[data-param="study"] input[value="%s"]' % GRAID).check()
     page.wait_for_url(f"**/explore/?study={GRAID}")  # recorded just after the redraw is painted
@@ -37,7 +47,7 @@ def test_filters_change_the_url_and_the_table(page, site_url, total):
 
 
 def test_a_url_restores_the_view_and_back_forward_work(page, site_url):
-    page.goto(f"{site_url}/explore/?raid_level=6,10&state=rebuilding")
+    _goto(page, f"{site_url}/explore/?raid_level=6,10&state=rebuilding")
     assert page.locator('fieldset[data-param="raid_level"] input[value="6"]').is_checked()
     assert page.locator('fieldset[data-param="raid_level"] input[value="10"]').is_checked()
     assert _visible(page).count() == 28
@@ -51,17 +61,17 @@ def test_a_url_restores_the_view_and_back_forward_work(page, site_url):
 
 
 def test_chart_only_for_one_study_and_one_metric(page, site_url):
-    page.goto(site_url + "/explore/?metric=tps")
+    _goto(page, site_url + "/explore/?metric=tps")
     figure = page.locator("#explore-chart")
     assert figure.get_attribute("data-drawn") == "none"
     assert "never drawn on one axis" in figure.inner_text()
-    page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps&state=optimal")
+    _goto(page, f"{site_url}/explore/?study={GRAID}&metric=tps&state=optimal")
     assert figure.get_attribute("data-drawn") == "24"
     assert page.locator('#explore-chart g[aria-label="dot"] circle').count() == 24  # 20 per-user + 4 summary
 
 
 def test_columns_sort(page, site_url):
-    page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps")
+    _goto(page, f"{site_url}/explore/?study={GRAID}&metric=tps")
     page.get_by_role("button", name="Value", exact=True).click()
     # 24 optimal + 20 rebuilding per-user TPS + 4 recovery TPS; sorting lays out the first 20 at once
     expect(_visible(page)).to_have_count(48)
@@ -75,7 +85,7 @@ def test_columns_sort(page, site_url):
 
 
 def test_filters_work_from_the_keyboard(page, site_url):
-    page.goto(site_url + "/explore/")
+    _goto(page, site_url + "/explore/")
     box = page.locator('fieldset[data-param="protocol"] input[value="nfs"]')
     box.focus()
     page.keyboard.press("Space")
@@ -84,17 +94,50 @@ def test_filters_work_from_the_keyboard(page, site_url):
     assert outline != "none"
 
 
-def test_without_javascript_every_result_is_listed(browser, site_url, total):
+def test_without_javascript_every_study_links_to_all_its_values(browser, site_url, index, total):
+    """Without a script, Explore lists every study, with its value count, linking to its row page,
+    which lists every value of the study: together every value in the database."""
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(site_url + "/explore/")
-    assert page.locator("#explore-table tbody tr").count() == total
     assert not page.locator("#filters").is_visible()
+    assert page.locator("#explore-table tbody tr").count() == 0
+    links = page.locator("#explore-studies tbody tr td:first-child a")
+    hrefs = links.evaluate_all("as => as.map((a) => a.getAttribute('href'))")
+    assert hrefs == [f"/explore/rows/{s['study']}/" for s in index["studies"]]
+    listed = 0
+    for study, href in zip(index["studies"], hrefs):
+        page.goto(site_url + href)
+        rows = page.locator(f'table[data-explore-rows="{study["study"]}"] tbody tr')
+        assert rows.count() == study["count"]
+        assert rows.first.locator("details.value-prov").count() == 1  # the value with its provenance, as everywhere
+        listed += study["count"]
+    assert listed == total
     context.close()
 
 
+def test_a_filter_fetches_only_the_studies_that_can_match(page, site_url, index):
+    requested = []
+    page.on("request", lambda r: requested.append(r.url.split(site_url, 1)[-1]) if "/explore/rows/" in r.url else None)
+    _goto(page, f"{site_url}/explore/?study={GRAID}")
+    assert requested == [f"/explore/rows/{GRAID}/"]
+    page.locator('fieldset[data-param="protocol"] input[value="nfs"]').check()  # NetApp's only
+    page.wait_for_url("**protocol=nfs")
+    assert page.locator("#explore-status").inner_text() == f"0 of {sum(s['count'] for s in index['studies'])} values."
+    assert requested == [f"/explore/rows/{GRAID}/"]  # no study has both: nothing more fetched
+    page.locator('fieldset[data-param="study"] input[value="%s"]' % GRAID).uncheck()
+    page.wait_for_url("**/explore/?protocol=nfs")
+    may_match = [s["study"] for s in index["studies"] if "nfs" in s["facets"][[f["param"] for f in index["facets"]].index("protocol")]]
+    assert may_match == ["netapp-tr3693-mysql-2010"]
+    assert requested == [f"/explore/rows/{GRAID}/", "/explore/rows/netapp-tr3693-mysql-2010/"]
+    page.go_back()  # the study fetched before is not fetched again
+    page.wait_for_selector('#explore-status[aria-busy="false"]')
+    assert len(requested) == 2
+    assert page.errors == []
+
+
 def test_show_all_reveals_every_match(page, site_url, total):
-    page.goto(site_url + "/explore/")
+    _goto(page, site_url + "/explore/")
     if total <= 50:
         pytest.skip("fewer than 50 values")
     assert page.locator("#explore-status").inner_text() == f"{total} of {total} values (showing the first 50)."
@@ -106,7 +149,7 @@ MEASURED = "measured-mariadb-2core-vm"
 
 
 def test_repeated_runs_are_drawn_once_with_their_spread(page, site_url):
-    page.goto(f"{site_url}/explore/?study={MEASURED}&metric=tps")
+    _goto(page, f"{site_url}/explore/?study={MEASURED}&metric=tps")
     assert _visible(page).count() == 36  # 4 variants x 3 thread counts x 3 runs, each run a row
     figure = page.locator("#explore-chart")
     assert figure.get_attribute("data-drawn") == "12"  # one point per variant and thread count
@@ -121,7 +164,7 @@ def test_repeated_runs_are_drawn_once_with_their_spread(page, site_url):
 
 
 def test_lines_join_points_by_thread_count_whatever_the_table_order(page, site_url):
-    page.goto(f"{site_url}/explore/?study={MEASURED}&metric=tps")
+    _goto(page, f"{site_url}/explore/?study={MEASURED}&metric=tps")
     for _ in range(2):  # ascending by value, then descending
         page.get_by_role("button", name="Value", exact=True).click()
         paths = page.locator('#explore-chart g[aria-label="line"] path')
@@ -135,7 +178,7 @@ def test_lines_join_points_by_thread_count_whatever_the_table_order(page, site_u
 
 
 def test_cite_box_follows_the_view(page, site_url):
-    page.goto(f"{site_url}/explore/?study={GRAID}")
+    _goto(page, f"{site_url}/explore/?study={GRAID}")
     page.locator("#view-cite summary").click()
     page.locator('fieldset[data-param="state"] input[value="rebuilding"]').check()
     snippet = page.locator("#view-cite input[data-view-iframe]").input_value()
@@ -149,7 +192,7 @@ def test_cite_box_follows_the_view(page, site_url):
 
 
 def test_embed_page_draws_the_view_from_its_query(page, site_url):
-    page.goto(f"{site_url}/embed/explore/?study={GRAID}&metric=tps&state=optimal")
+    _goto(page, f"{site_url}/embed/explore/?study={GRAID}&metric=tps&state=optimal")
     assert page.locator("#explore-chart").get_attribute("data-drawn") == "24"
     assert not page.locator("#filters").is_visible()
     assert page.locator(".site-header").count() == 0
@@ -160,7 +203,7 @@ def test_embed_page_draws_the_view_from_its_query(page, site_url):
 
 
 def test_graid_series_split_by_state_and_table(page, site_url):
-    page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps")
+    _goto(page, f"{site_url}/explore/?study={GRAID}&metric=tps")
     paths = page.locator('#explore-chart g[aria-label="line"] path')
     names = paths.locator("title").all_text_contents()
     assert sorted(names) == sorted(f"{s} ({state})" for s in ["SupremeRAID RAID 10", "SupremeRAID RAID 6",
@@ -182,7 +225,7 @@ def test_graid_series_split_by_state_and_table(page, site_url):
 
 
 def test_caption_names_the_active_filters(page, site_url):
-    page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps&state=rebuilding")
+    _goto(page, f"{site_url}/explore/?study={GRAID}&metric=tps&state=rebuilding")
     caption = page.locator("#explore-chart figcaption").inner_text()
     assert caption.startswith("tps (tx/s) in SupremeRAID SR-1010 vs Linux MD RAID: MySQL sysbench OLTP read/write; "
                               "filters: array state = rebuilding; ")
@@ -214,7 +257,7 @@ def test_netapp_labels_do_not_overlap(browser, site_url, width):
 
 
 def _netapp_labels_do_not_overlap(page, site_url):
-    page.goto(f"{site_url}/explore/?study=netapp-tr3693-mysql-2010&metric=oet")
+    _goto(page, f"{site_url}/explore/?study=netapp-tr3693-mysql-2010&metric=oet")
     chart = page.locator("#explore-chart")
     assert chart.get_attribute("data-drawn") == "9"
     # the name of each value, wrapped beside its dot, and the value axis' tick labels
@@ -253,7 +296,7 @@ def test_explore_table_fits(browser, site_url, width):
 
 
 def _explore_table_fits(page, site_url, width):
-    page.goto(f"{site_url}/explore/?study={GRAID}&state=rebuilding")
+    _goto(page, f"{site_url}/explore/?study={GRAID}&state=rebuilding")
     table = page.locator("#explore-table")
     fits = table.evaluate("t => [t.scrollWidth <= t.clientWidth, t.parentElement.scrollWidth <= t.parentElement.clientWidth]")
     assert fits == [True, True]
@@ -282,7 +325,7 @@ def _measured_study_tables_fit_on_a_phone(page, site_url):
 def test_a_system_keeps_its_colour_in_explore(page, site_url):
     """SupremeRAID RAID 6 (the Graid bundle's second system) is the palette's second colour, as on its
     study page and the facet pages; its line while rebuilding is dashed."""
-    page.goto(f"{site_url}/explore/?study={GRAID}&metric=tps")
+    _goto(page, f"{site_url}/explore/?study={GRAID}&metric=tps")
     lines = page.locator('#explore-chart g[aria-label="line"] path').evaluate_all(
         "ps => ps.map((p) => [p.querySelector('title').textContent, p.getAttribute('stroke'),"
         " p.getAttribute('stroke-dasharray')])")

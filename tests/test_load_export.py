@@ -168,13 +168,20 @@ def test_a_facet_is_one_registry_entry(database, tmp_path, monkeypatch):
     monkeypatch.setattr(fields_module, "registry", lambda: patched)
     con = duckdb.connect(str(database), read_only=True)
     try:
-        export_explore(con, out_dir=tmp_path)
+        export_explore(con, out_dir=tmp_path, assets_dir=tmp_path / "assets")
     finally:
         con.close()
     explore = json.loads((tmp_path / "explore.json").read_text(encoding="utf-8"))
     facet = next(f for f in explore["facets"] if f["param"] == "filesystem")
     assert facet["label"] == "Filesystem" and "ext4" in facet["values"] and "xfs" in facet["values"]
-    assert {r["filesystem"] for r in explore["rows"]} - {None} == set(facet["values"])
+    at = explore["facets"].index(facet)
+    rows = [r for s in explore["studies"]
+            for r in json.loads((tmp_path / "assets" / "explore" / f"{s['study']}.json").read_text(encoding="utf-8"))["rows"]]
+    assert len(rows) == sum(s["count"] for s in explore["studies"])
+    assert {r["filesystem"] for r in rows} - {None} == set(facet["values"])
+    # each study lists the filesystems of its rows: what the page uses to know which studies a view can match
+    for s in explore["studies"]:
+        assert set(s["facets"][at]) == {r["filesystem"] for r in rows if r["study"] == s["study"]} - {None}
 
 
 def test_buffer_pool_ratio_has_one_rounding(database, exported):

@@ -23,7 +23,8 @@ from .study import export_studies
 
 
 def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
-    """Write ``out_dir/static/data/*`` (downloads) and ``out_dir/data/*.json`` (site data); ``site_url`` is
+    """Write ``out_dir/static/data/*`` (downloads), ``out_dir/data/*.json`` (site data Hugo loads at start)
+    and ``out_dir/assets/*`` (per-study data each page of Explore and Compare reads for itself); ``site_url`` is
     the deployment's address, which the standalone embeds print (empty: addresses from the site root)."""
     con = duckdb.connect(str(db_path), read_only=True)
     try:
@@ -35,7 +36,7 @@ def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
         docs = export_studies(db, out_dir=data)
         export_artifacts(con, static_dir=out_dir / "static", data_dir=data)
         (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
-        export_explore(con, out_dir=data)
+        export_explore(con, out_dir=data, assets_dir=out_dir / "assets")
         facets = facet_pages_data(db, docs)
         where = positions(con)
         for slug, page in facets.items():  # facet charts are coloured like their study's charts
@@ -44,7 +45,7 @@ def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
                     if group["chart"]:
                         colour_chart(group["chart"], study["study"], where)
         (data / "facets.json").write_text(json.dumps(facets, ensure_ascii=False), encoding="utf-8")
-        export_compare(con, out_dir=data)
+        export_compare(con, out_dir=data, assets_dir=out_dir / "assets")
         export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,
                       specs_path=out_dir / "embed-specs.json", site_url=site_url)
     finally:

@@ -1,5 +1,18 @@
 """Compare: every (study, system) series with its configuration (the registry's compare fields) and
-its values; for each value, the other series whose spread meets it at the same point (not ranked)."""
+its values, each with the coordinate it belongs to (runs, lowest, highest).
+
+Written in two parts, so that neither Hugo nor a reader's browser holds every series at once: a small
+index (data/compare.json: the compare fields, and each study's series with their labels, from which
+the page renders the picker) and one file per study (assets/compare/<study>.json: its series'
+configuration and values), from which Hugo renders that study's series page (/compare/series/<study>/)
+that the script fetches for the series picked.
+
+Which values cannot be ranked (another picked series' spread meets theirs at the same point) is worked
+out in the browser, for the picked series only (site/assets/js/overlap.js): listing it here for every
+pair of series across all studies grows with the square of their number (at 1,000 bundles every point
+is shared by a thousand series). The rule stays the SQL macro ``spreads_overlap``
+(ingest/sql/publish.sql); tests/test_compare_overlap.py checks the script against it on a table of
+cases."""
 
 from __future__ import annotations
 
@@ -13,26 +26,34 @@ from .db import RESULT_ORDER, group_of, rows
 from .like import config_sql
 
 
-def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
+def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir: Path) -> None:
+    """Write ``out_dir/compare.json`` (the index) and ``assets_dir/compare/<study>.json`` (the series)."""
     compared = fields("compare")
-    label = "study || ':' || system AS id, any_value(system_label) || ' (' || study || ')' AS label"
-    series = [{k: v for k, v in s.items() if k not in ("study", "system")}
-              for s in rows(con, config_sql(extra=label) + " ORDER BY study, system")]
+    label = ("study || ':' || system AS id, any_value(system_label) || ' (' || study || ')' AS label, "
+             "any_value(study_title) AS study_heading")
+    series = rows(con, config_sql(extra=label) + " ORDER BY study, system")
     values = rows(con, f"""
         SELECT study || ':' || system AS series, metric, unit, state, threads, value, value_text, value_kind,
-               provenance, source_href, runs, mean, mean_text, low, high,
-               coalesce((SELECT list(o.study || ':' || o.system ORDER BY o.study, o.system) FROM coordinates AS o
-                         WHERE NOT (o.study = v.study AND o.system = v.system)
-                           AND same_point(o.metric, o.unit, o.state, o.threads, v.metric, v.unit, v.state, v.threads)
-                           AND spreads_overlap(v.runs, v.low, v.high, o.runs, o.low, o.high)), []) AS overlaps
-        FROM values_at AS v ORDER BY {RESULT_ORDER}""")
+               provenance, source_href, runs, mean, mean_text, low, high
+        FROM values_at ORDER BY {RESULT_ORDER}""")
     by_series: dict[str, list[dict]] = {}
     for v in values:
+        # the coordinate's runs and range, for the overlap check (single values too: their range is the value)
+        v["coordinate"] = {"runs": v["runs"], "low": v["low"], "high": v["high"]} if v["runs"] else None
         v["group"] = group_of(v)
         by_series.setdefault(v.pop("series"), []).append(v)
-    doc_series = []
+    studies: dict[str, dict] = {}
     for s in series:
-        sid, label = s.pop("id"), s.pop("label")
-        doc_series.append({"id": sid, "label": label, "config": s, "values": by_series[sid]})
-    doc = {"fields": [{"key": f.key, "label": f.label} for f in compared], "series": doc_series}
+        study, title = s.pop("study"), s.pop("study_heading")
+        s.pop("system")
+        sid, name = s.pop("id"), s.pop("label")
+        entry = studies.setdefault(study, {"study": study, "title": title, "series": []})
+        entry["series"].append({"id": sid, "label": name, "config": s, "values": by_series[sid]})
+    folder = assets_dir / "compare"
+    folder.mkdir(parents=True, exist_ok=True)
+    for study, entry in studies.items():
+        (folder / f"{study}.json").write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+    index = [{"study": e["study"], "title": e["title"], "series": [{"id": s["id"], "label": s["label"]} for s in e["series"]]}
+             for e in studies.values()]
+    doc = {"fields": [{"key": f.key, "label": f.label} for f in compared], "studies": index}
     (out_dir / "compare.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")

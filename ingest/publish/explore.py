@@ -1,5 +1,11 @@
 """Explore: every value with its filter fields (as pages write them) and, for repeated runs, the
-coordinate they share, so the chart draws them once."""
+coordinate they share, so the chart draws them once.
+
+Written in two parts, so that neither Hugo nor a reader's browser holds every value at once: a small
+index (data/explore.json: the filters, and each study's value count and the values it has of each
+filter, from which the page lists the studies and the script works out which studies can match a
+view), and one file per study (assets/explore/<study>.json: its rows and its systems' colours), from
+which Hugo renders that study's row page (/explore/rows/<study>/) that the script fetches on demand."""
 
 from __future__ import annotations
 
@@ -25,23 +31,40 @@ CASE WHEN rt.title IS NOT NULL THEN rt.title
      ELSE r.value_kind || ': ' || coalesce(r.row_label, r.result) END AS table_title"""
 
 
-def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> None:
+def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir: Path) -> None:
+    """Write ``out_dir/explore.json`` (the index) and ``assets_dir/explore/<study>.json`` (the rows)."""
     shown = [f for f in fields() if ("filter" in f.roles or "column" in f.roles) and f.key not in ROW_COLUMNS]
     select = ", ".join([f"r.{c}" for c in ROW_COLUMNS] + [f"{f.shown('r.' + f.key)} AS {f.key}" for f in shown])
     table = rows(con, f"SELECT {select}, {TABLE}, runs, mean, mean_text, low, high FROM values_at AS r "
                  f"LEFT JOIN result_tables AS rt ON rt.study = r.study AND rt.result = r.result "
                  f"ORDER BY {', '.join('r.' + c.strip() for c in RESULT_ORDER.split(','))}")
+    by_study: dict[str, list[dict]] = {}
     for r in table:
         r["group"] = group_of(r)
+        by_study.setdefault(r["study"], []).append(r)
+    filters = fields("filter")
     facets = []
-    for f in fields("filter"):
+    for f in filters:
         values = [v for (v,) in con.execute(f"SELECT DISTINCT {f.shown(f.key)} AS v FROM results "
                                             "WHERE v IS NOT NULL ORDER BY v").fetchall()]
         facets.append({"param": f.key, "label": f.label, "values": values})
+    # each study's values of each filter (in the filters' order): a view can match a study's rows only
+    # if, for every filter it sets, the study has one of the values it picks
+    lists = ", ".join(f"list(DISTINCT {f.shown(f.key)} ORDER BY {f.shown(f.key)}) "
+                      f"FILTER (WHERE {f.shown(f.key)} IS NOT NULL)" for f in filters)
+    has = {study: values for study, *values in con.execute(f"SELECT study, {lists} FROM results GROUP BY study").fetchall()}
     # each system's colour: its position in its bundle, as on every other page (colours.py)
     colours: dict[str, dict[str, int]] = {}
     for study, label, position in con.execute("SELECT study, label, position FROM systems ORDER BY study, position").fetchall():
         colours.setdefault(study, {})[label] = position
-    (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "rows": table, "colours": colours},
-                                                     ensure_ascii=False),
+    folder = assets_dir / "explore"
+    folder.mkdir(parents=True, exist_ok=True)
+    studies = []
+    for study, study_rows in by_study.items():
+        studies.append({"study": study, "title": study_rows[0]["study_title"], "count": len(study_rows),
+                        "facets": [values or [] for values in has[study]]})
+        (folder / f"{study}.json").write_text(
+            json.dumps({"study": study, "rows": study_rows, "colours": colours.get(study, {})}, ensure_ascii=False),
+            encoding="utf-8")
+    (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "studies": studies}, ensure_ascii=False),
                                           encoding="utf-8")

@@ -1,18 +1,26 @@
 // Compare: pick series (a system in a study), see their shared values, and the configuration
-// fields that differ between them. The picked series live in the URL (?series=a:x,b:y).
+// fields that differ between them. The picked series live in the URL (?series=a:x,b:y); their
+// configuration and values come from their studies' series pages (compare-load.js).
 import {dot, plot, ruleY} from "@observablehq/plot";
+import {fill, load, studyOf} from "./compare-load.js";
+import {samePoint, spreadsOverlap} from "./overlap.js";
 import {BASE_STYLE, PALETTE} from "./palette.js";
 import {plotByX} from "./plot-by-x.js";
+import {latestOnly} from "./latest.js";
 import {citeView} from "./view-cite.js";
+import {findSeries} from "./compare-find.js";
 
 const form = document.getElementById("compare-form");
 const config = document.getElementById("compare-config");
 const values = document.getElementById("compare-values");
 const summary = document.getElementById("fairness-summary");
 const figure = document.getElementById("compare-chart");
-const labels = Object.fromEntries([...form.querySelectorAll("input")].map((i) => [i.value, i.parentNode.textContent.trim()]));
+const labels = Object.fromEntries([...form.querySelectorAll("input[name=series]")].map((i) => [i.value, i.parentNode.textContent.trim()]));
+// each study's series page, as the picker links it
+const hrefs = Object.fromEntries([...form.querySelectorAll("details[data-study]")]
+  .map((d) => [d.dataset.study, d.querySelector("a[data-series-page]").getAttribute("href")]));
 
-const picked = () => [...form.querySelectorAll("input:checked")].map((i) => i.value);
+const picked = () => [...form.querySelectorAll("input[name=series]:checked")].map((i) => i.value);
 
 function fromQuery() {
   const raw = new URLSearchParams(location.search).get("series");
@@ -20,11 +28,13 @@ function fromQuery() {
 }
 
 function restore(ids) {
-  for (const input of form.querySelectorAll("input")) input.checked = ids.includes(input.value);
+  for (const input of form.querySelectorAll("input[name=series]")) {
+    input.checked = ids.includes(input.value);
+    if (input.checked) input.closest("details").open = true;
+  }
 }
 
 function showColumns(ids) {
-  for (const cell of config.querySelectorAll("[data-series]")) cell.hidden = ids.length > 0 && !ids.includes(cell.dataset.series);
   const differing = [];
   for (const row of config.tBodies[0].rows) {
     const texts = new Set([...row.querySelectorAll("td")].filter((td) => !td.hidden).map((td) => td.textContent));
@@ -38,21 +48,41 @@ function showColumns(ids) {
   summary.dataset.differs = differing.join("|");
 }
 
-// The picked series a value's spread meets (listed by the exporter): those pairs are not ranked.
-function overlapsOf(row, ids) {
-  const names = [];
-  for (const span of row.querySelectorAll("[data-overlap]")) {
-    span.hidden = ids.length > 0 && !ids.includes(span.dataset.overlap);
-    if (!span.hidden) names.push(span.textContent);
+// Each row's coordinate (ingest/sql/publish.sql's same_point and spreads_overlap, in overlap.js).
+function coordinateOf(row) {
+  const d = row.dataset;
+  return {metric: d.metric, unit: d.unit, state: d.state || null, threads: d.threads ? Number(d.threads) : null,
+    ...(d.coordinate ? JSON.parse(d.coordinate) : {runs: null, low: null, high: null})};
+}
+
+// Mark in each row the other picked series whose spread meets its value's at the same point: those
+// pairs are not ranked. Only the picked series are compared, each row with each other series' rows.
+function markOverlaps(rows, ids) {
+  const coordinates = new Map(rows.map((r) => [r, coordinateOf(r)]));
+  const unranked = new Map();
+  for (const row of rows) {
+    const a = coordinates.get(row);
+    const names = [];
+    for (const id of ids) {
+      if (id === row.dataset.series) continue;
+      const other = rows.find((r) => r.dataset.series === id && samePoint(a, coordinates.get(r)));
+      if (other && spreadsOverlap(a, coordinates.get(other))) names.push(id);
+    }
+    const cell = row.querySelector("td.overlaps");
+    cell.replaceChildren(...names.map((id) => {
+      const span = document.createElement("span");
+      span.dataset.overlap = id;
+      span.textContent = labels[id];
+      return span;
+    }));
+    unranked.set(row, names.map((id) => labels[id]));
   }
-  return names;
+  return unranked;
 }
 
 function showValues(ids) {
-  const rows = [...values.tBodies[0].rows];
-  for (const row of rows) row.hidden = ids.length > 0 && !ids.includes(row.dataset.series);
-  const shown = rows.filter((r) => !r.hidden);
-  const unranked = new Map(shown.map((r) => [r, overlapsOf(r, ids)]));
+  const shown = [...values.tBodies[0].rows];
+  const unranked = markOverlaps(shown, ids);
   const keys = ids.map((id) => new Set(shown.filter((r) => r.dataset.series === id).map((r) => r.dataset.key)));
   const shared = ids.length > 1 ? [...keys[0]].filter((k) => keys.every((set) => set.has(k))) : [];
   const canvas = figure.querySelector(".chart-canvas");
@@ -105,19 +135,29 @@ function showValues(ids) {
 
 const toQuery = (ids) => (ids.length ? `?series=${ids.join(",")}` : "");
 
-function update(ids) {
+const loading = latestOnly(summary, "series");
+
+async function update(ids) {
+  const studies = [...new Set(ids.map(studyOf))];
+  const loaded = await loading(studies.map((study) => load(study, hrefs[study])));
+  if (!loaded) return;
+  const pages = new Map(studies.map((study, i) => [study, loaded[i]]));
+  fill(ids, pages, {config, values});
   showColumns(ids);
   showValues(ids);
   citeView(toQuery(ids));
+  summary.setAttribute("aria-busy", "false");
 }
 
 // On the embed page (form[data-embed]) the series come from the URL alone.
 if (!form.hasAttribute("data-embed")) {
-  form.addEventListener("change", () => {
+  form.addEventListener("change", (event) => {
+    if (event.target.name !== "series") return;  // the text filter
     const ids = picked();
     history.pushState(ids, "", toQuery(ids) || location.pathname);
     update(ids);
   });
+  findSeries(form);
 }
 window.addEventListener("popstate", () => {
   const ids = fromQuery();

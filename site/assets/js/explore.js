@@ -1,5 +1,5 @@
-// Explore: filter, sort and chart the server-rendered results table. The facets and rows come
-// from the page (rendered by Hugo from the exported data); the filter state lives in the URL
+// Explore: filter, sort and chart the results. The facets come from the page, the rows from the row
+// pages of the studies a view can match (fetched on demand, explore-load.js); the filter state lives in the URL
 // as short parameters (?raid_level=6,10&state=rebuilding), and back/forward restore it. On the
 // embed page (form[data-embed]) the view comes from the URL alone.
 import {axisX, dot, plot, ruleX, ruleY, text} from "@observablehq/plot";
@@ -7,6 +7,8 @@ import {max, min} from "d3-array";
 import {csvFormat} from "d3-dsv";
 import {lines, seriesOf} from "./lines.js";
 import {BASE_STYLE, PALETTE} from "./palette.js";
+import {load, studiesFor, studiesOf} from "./explore-load.js";
+import {latestOnly} from "./latest.js";
 import {citeView} from "./view-cite.js";
 
 const form = document.getElementById("filters");
@@ -16,32 +18,15 @@ const status = document.getElementById("explore-status");
 const figure = document.getElementById("explore-chart");
 const canvas = figure.querySelector(".chart-canvas");
 const params = [...form.querySelectorAll("fieldset[data-param]")].map((f) => f.dataset.param);
-const COLOURS = JSON.parse(table.dataset.colours);  // study -> system -> position in its bundle
+const COLOURS = {};  // study -> system -> position in its bundle, from each study's row page
 
-// Read each row's data once: reading the DOM on every filter change costs more than filtering.
-// (getAttribute, not dataset: a DOMStringMap wrapper per row is 10,000 more objects for the GC.)
-const records = [...table.tBodies[0].rows].map((row) => {
-  // the filters' values (data-facets, in the order of the filters), then the row's other attributes
-  const values = JSON.parse(row.getAttribute("data-facets"));
-  const facets = Object.fromEntries(params.map((p, i) => [p, values[i]]));
-  const d = (name) => (name in facets ? facets[name] : row.getAttribute(`data-${name}`));
-  const mean = d("mean");
-  const name = d("system") + (d("state") ? ` (${d("state")})` : "");
-  return {
-    row, facets, metric: `${d("metric")} (${d("unit")})`,
-    study: d("study"), group: d("group") && `${d("system")}|${d("group")}|${d("table")}`,
-    // A series is one system in one state from one table (the result a value comes from): a
-    // per-user table and a summary table of the same system are never joined into one line.
-    point: {row, system: d("system"), state: d("state"), threads: d("threads") ? Number(d("threads")) : null,
-      line: `${d("system")}|${d("state")}|${d("table")}`, name, label: name, table: d("table"),
-      tableTitle: d("table-title"), column: d("column"),
-      value: Number(mean ?? d("value")), meanText: d("mean-text"), low: mean ? Number(d("low")) : null,
-      high: mean ? Number(d("high")) : null, runs: mean ? Number(d("runs")) : 1},
-  };
-});
-// Every row leaves the document until shown (see show): measuring the chart's width with 10,000
-// rows still in the table forced a layout of all of them, 2 s at load.
-table.tBodies[0].replaceChildren();
+// The studies (the page's list, hidden once the script runs) and the values of all of them; the
+// records are those of the studies the current view loaded (explore-load.js), in the list's order.
+const list = document.getElementById("explore-studies");
+const studies = studiesOf(list.querySelector("table"), params);
+const total = studies.reduce((sum, s) => sum + s.count, 0);
+list.hidden = true;
+let records = [];
 // The text of a point: the mean's as the exporter wrote it, or the value as recorded.
 const textOf = (p) => p.meanText ?? p.row.querySelector("data").getAttribute("value");
 
@@ -118,15 +103,28 @@ function fragmentOf(rows) {
   return fragment;
 }
 
-function apply(state, {gradual = true} = {}) {
+const loading = latestOnly(status, "values");
+
+async function apply(state, {gradual = true} = {}) {
   current = state;
+  const {candidates, chosen} = studiesFor(studies, state);
+  const parts = await loading(chosen.map((s) => load(s, params)));
+  if (!parts) return;
+  chosen.forEach((s, i) => (COLOURS[s.study] = parts[i].colours));
+  records = parts.flatMap((part) => part.records);
+  if (sorting) records.sort(sorting);
   const entries = Object.entries(state);
   const matching = records.filter((r) => entries.every(([p, values]) => values.includes(r.facets[p])));
   chart(matching, state);
   const shown = showAll ? matching : matching.slice(0, LIMIT);
   show(shown.map((r) => r.row), {gradual});
   const cut = matching.length - shown.length;
-  status.textContent = `${matching.length} of ${records.length} values${cut ? ` (showing the first ${shown.length})` : ""}.`;
+  const partial = chosen.length < candidates.length
+    ? ` Values of ${chosen.length} of ${candidates.length} studies${entries.length ? " that may match" : ""} shown: pick filters to narrow.`
+    : "";
+  status.textContent = `${matching.length} of ${total} values${cut ? ` (showing the first ${shown.length})` : ""}.${partial}`;
+  status.dataset.studies = `${chosen.length}`;
+  status.setAttribute("aria-busy", "false");
   more.hidden = cut === 0;
   more.textContent = `Show all ${matching.length} values`;
   citeView(toQuery(state), {csv: () => toCsv(matching)});
@@ -343,6 +341,8 @@ function toCsv(matching) {
   }), CSV_COLUMNS) + "\n";
 }
 
+// The order of the records (a comparison function), kept for the rows of studies loaded later.
+let sorting = null;
 function sortBy(th) {
   const key = th.dataset.key;
   const ascending = th.getAttribute("aria-sort") !== "ascending";
@@ -351,11 +351,11 @@ function sortBy(th) {
   const index = [...th.parentNode.cells].indexOf(th);
   const numeric = key === "value" || key === "threads";
   const value = (row) => (numeric ? Number(row.dataset[key === "value" ? "value" : "threads"] || NaN) : row.cells[index].textContent);
-  records.sort((a, b) => {
+  sorting = (a, b) => {
     const [x, y] = [value(a.row), value(b.row)];
     const order = numeric ? (Number.isNaN(x) ? 1 : Number.isNaN(y) ? -1 : x - y) : String(x).localeCompare(String(y));
     return ascending ? order : -order;
-  });
+  };
   apply(current);  // the first LIMIT rows in the new order
 }
 
@@ -384,13 +384,11 @@ if (!embedded) {
   form.addEventListener("change", () => {
     showAll = false;
     const state = selected();
-    apply(state);
-    record(state);
+    apply(state).then(() => record(state));  // recorded once drawn
   });
   form.addEventListener("reset", () => {
     setTimeout(() => {  // the boxes are cleared after this event
-      apply({});
-      record({});
+      apply({}).then(() => record({}));
     });
   });
   form.hidden = false;
