@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 import duckdb
+import pyarrow as pa
 
 from schema.models import Artifact, Bundle, Derived, Provenance, ResultTable
 
@@ -117,18 +118,26 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict], types:
     con.execute(f"INSERT INTO {table} ({', '.join(cols)}) SELECT {lists}", [[row[c] for row in rows] for c in cols])
 
 
-def _insert_intervals(con: duckdb.DuckDBPyConnection, runs: list[tuple[str, str, IntervalColumns]]) -> None:
-    """The interval samples of each run straight from their Arrow columns, a part at a time (no row
-    becomes a Python object)."""
-    names = ", ".join(INTERVAL_COLUMNS)
+def _insert_intervals(con: duckdb.DuckDBPyConnection, runs: list[tuple[str, str, IntervalColumns]],
+                      types: dict[str, str]) -> None:
+    """The interval samples of every run in one statement, straight from their Arrow columns (no row
+    becomes a Python object): each part typed as its column in the table, labelled with its study and
+    artifact, and all of them joined into one table."""
+    schema = pa.schema([(c, pa.int64() if types[c] in ("INTEGER", "BIGINT") else pa.float64())
+                        for c in INTERVAL_COLUMNS])
+    parts = []
     for study, artifact, intervals in runs:
         for part in intervals.tables():
-            con.register("run_intervals", part)
-            try:
-                con.execute(f"INSERT INTO intervals (study, artifact, {names}) SELECT ?, ?, {names} FROM run_intervals",
-                            [study, artifact])
-            finally:
-                con.unregister("run_intervals")
+            part = part.cast(schema)
+            parts.append(part.append_column("study", pa.array([study] * len(part), pa.string()))
+                         .append_column("artifact", pa.array([artifact] * len(part), pa.string())))
+    if not parts:
+        return
+    con.register("run_intervals", pa.concat_tables(parts))
+    try:
+        con.execute("INSERT INTO intervals BY NAME SELECT * FROM run_intervals")
+    finally:
+        con.unregister("run_intervals")
 
 
 def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
@@ -292,13 +301,17 @@ def create_schema(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
 
 
 def insert_bundles(con: duckdb.DuckDBPyConnection, bundles: list[LoadedBundle], types: dict[str, dict[str, str]]) -> None:
+    """The rows of ``bundles`` (in the order of their ids), one statement per table for all of them:
+    a statement per bundle and table took 1 to 2 ms each, 33 s at 1,000 bundles."""
+    rows: dict[str, list] = {table: [] for table in TABLES}
     for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
-        rows = _bundle_rows(loaded)
-        for table in TABLES:
-            if table == "intervals":
-                _insert_intervals(con, rows[table])
-            else:
-                _insert(con, table, rows[table], types[table])
+        for table, found in _bundle_rows(loaded).items():
+            rows[table].extend(found)
+    for table in TABLES:
+        if table == "intervals":
+            _insert_intervals(con, rows[table], types[table])
+        else:
+            _insert(con, table, rows[table], types[table])
 
 
 @contextmanager

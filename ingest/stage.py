@@ -23,7 +23,9 @@ import hashlib
 import json
 import os
 import shutil
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from multiprocessing import get_context
 from importlib.metadata import version
 from pathlib import Path
 from typing import Iterable
@@ -40,7 +42,9 @@ CODE = (ROOT / "ingest", ROOT / "schema")
 LIBRARIES = ("duckdb", "pyarrow", "pydantic", "PyYAML")
 MAX_BYTES = 8 * 2**30
 PROBLEMS = "problems.json"
+ORDER = "stage_row"  # the column of a table's Parquet file that keeps each row's place in its bundle
 BATCH = 200  # bundles validated and held in memory before their entries are written
+PER_WORKER = 50  # bundles a worker process validates at a time (fewer to validate: no worker processes)
 
 
 @dataclass(frozen=True)
@@ -93,10 +97,11 @@ def _write_entries(misses: list[tuple[str, LoadedBundle | None, list[Problem]]],
     try:
         con = duckdb.connect()
         try:
+            con.execute("SET threads = 1")  # each study's rows stored and written in the order they were inserted
             insert_bundles(con, valid, create_schema(con))
-            con.execute("SET threads = 1")  # each study's rows written in the order they were inserted
             for table in TABLES:
-                con.execute(f"COPY {table} TO '{(tmp / table).as_posix()}' "
+                # a partitioned write does not keep the rows' order: each row takes its place along
+                con.execute(f"COPY (SELECT *, rowid AS {ORDER} FROM {table}) TO '{(tmp / table).as_posix()}' "
                             "(FORMAT PARQUET, PARTITION_BY (study), WRITE_PARTITION_COLUMNS true)")
         finally:
             con.close()
@@ -127,9 +132,9 @@ def _write_entries(misses: list[tuple[str, LoadedBundle | None, list[Problem]]],
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _store(misses: list[tuple[str, LoadedBundle | None, list[Problem]]], folder: Path, records: dict) -> None:
-    """Write the entries of ``misses`` and read their records back; bundles that share an id go into
-    separate batches, as a batch's rows are split by id."""
+def _store(misses: list[tuple[str, LoadedBundle | None, list[Problem]]], folder: Path) -> None:
+    """Write the entries of ``misses``; bundles that share an id go into separate batches, as a
+    batch's rows are split by id."""
     while misses:
         batch, later, seen = [], [], set()
         for miss in misses:
@@ -137,34 +142,41 @@ def _store(misses: list[tuple[str, LoadedBundle | None, list[Problem]]], folder:
             (later if bundle_id is not None and bundle_id in seen else batch).append(miss)
             seen.add(bundle_id)
         _write_entries(batch, folder)
-        for key, _, _ in batch:
-            records[key] = _read_entry(folder / key[:2] / key)
         misses = later
 
 
+def _make_entries(todo: list[tuple[Path, str]], folder: Path) -> None:
+    """Validate the bundles of ``todo`` ((bundle file, key) pairs) and write their entries, a batch at a
+    time (a worker process runs this for its share of the bundles)."""
+    misses: list[tuple[str, LoadedBundle | None, list[Problem]]] = []
+    for file, key in todo:
+        loaded, found = validate_file(file)
+        misses.append((key, loaded, found))
+        if len(misses) == BATCH:
+            _store(misses, folder)
+            misses = []
+    _store(misses, folder)
+
+
 def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], list[Problem], CacheCounts]:
-    """Every bundle under ``paths`` with an entry in ``cache`` (validating those without one): the valid
-    ones in the order of their ids, all problems in the order of the files, and how many were read."""
+    """Every bundle under ``paths`` with an entry in ``cache`` (validating those without one, on every
+    core when there are many): the valid ones in the order of their ids, all problems in the order of
+    the files, and how many were read."""
     folder = cache / "bundles"
     folder.mkdir(parents=True, exist_ok=True)
     files, problems = find_bundle_files(paths)
     common = code_digest()
     keys = [bundle_key(common, file) for file in files]
-    records: dict[str, dict] = {}
-    misses: list[tuple[str, LoadedBundle | None, list[Problem]]] = []
-    validated = 0
-    for file, key in zip(files, keys):
-        record = _read_entry(folder / key[:2] / key)
-        if record is None:
-            loaded, found = validate_file(file)
-            misses.append((key, loaded, found))
-            validated += 1
-            if len(misses) == BATCH:
-                _store(misses, folder, records)
-                misses = []
-        else:
-            records[key] = record
-    _store(misses, folder, records)
+    todo = [(file, key) for file, key in zip(files, keys) if _read_entry(folder / key[:2] / key) is None]
+    workers = min(os.cpu_count() or 1, len(todo) // PER_WORKER)
+    if workers > 1:
+        chunks = [todo[i:i + PER_WORKER] for i in range(0, len(todo), PER_WORKER)]
+        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+            for done in [pool.submit(_make_entries, chunk, folder) for chunk in chunks]:
+                done.result()
+    else:
+        _make_entries(todo, folder)
+    records = {key: _read_entry(folder / key[:2] / key) for key in keys}
     staged: list[Staged] = []
     ids: dict[str, Path] = {}
     for file, key in zip(files, keys):
@@ -178,7 +190,7 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
             continue
         ids[record["id"]] = file
         staged.append(Staged(id=record["id"], file=file, entry=folder / key[:2] / key))
-    counts = CacheCounts(made=validated, cached=len(files) - validated,
+    counts = CacheCounts(made=len(todo), cached=len(files) - len(todo),
                          pruned=prune(folder, max_bytes=MAX_BYTES))
     return sorted(staged, key=lambda s: s.id), problems, counts
 
@@ -190,5 +202,6 @@ def build_database_from(staged: list[Staged], *, db_path: Path) -> Path:
             files = [(s.entry / f"{table}.parquet").as_posix() for s in staged
                      if (s.entry / f"{table}.parquet").is_file()]
             if files:
-                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM read_parquet(?)", [files])
+                con.execute(f"INSERT INTO {table} BY NAME SELECT * EXCLUDE ({ORDER}) FROM read_parquet(?) "
+                            f"ORDER BY study, {ORDER}", [files])
     return db_path

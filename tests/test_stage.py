@@ -11,8 +11,9 @@ import duckdb
 import pytest
 
 from conftest import copy_project
+from ingest import stage
 from ingest.build import Layout, build_site, prepare
-from ingest.load import TABLES
+from ingest.load import TABLES, build_database
 from ingest.stage import bundle_key, stage_bundles
 from ingest.validate import validate_paths
 
@@ -117,3 +118,16 @@ def test_problems_come_back_from_the_cache_as_validation_reported_them(project: 
     assert [p.path for p in problems if p.type == "duplicate-id"] == [
         str(extra / "seagate-nytro-mysql-2015" / "bundle.yaml")
     ]
+
+
+def test_bundles_validated_by_worker_processes_load_the_rows_of_a_direct_load(project: Layout, monkeypatch):
+    """Two worker processes of two bundles each (and one more): the database holds the rows of
+    loading the validated bundles directly, in the same order (a partitioned Parquet write does not
+    keep the rows' order by itself)."""
+    monkeypatch.setattr(stage, "PER_WORKER", 2)
+    staged, _, counts = stage_bundles([project.data], cache=project.cache)
+    assert (counts.made, counts.cached) == (5, 0)
+    stage.build_database_from(staged, db_path=project.root / "staged.duckdb")
+    bundles, _ = validate_paths([project.data])
+    build_database(bundles, db_path=project.root / "direct.duckdb")
+    assert _tables(project.root / "staged.duckdb") == _tables(project.root / "direct.duckdb")
