@@ -58,9 +58,12 @@ results:
 
 
 def synthetic_bundle(folder: Path) -> None:
+    # Each system has its own drive count, so no two are like for like and the facet pages pair none
+    # of them: 100 systems over 5 RAID levels otherwise make 99 references and 410,000 ratio points on
+    # /raid-level/ (a 235 MB facets.json that Hugo's chart tables took minutes over).
     systems = "\n".join(
         f"  - {{id: s{i}, label: System {i}, storage: {{product: P, vendor: V, kind: device}}, protocol: local, "
-        f"raid: {{level: \"{['0', '1', '5', '6', '10'][i % 5]}\", drives: 8, drive_model: D}}, "
+        f"raid: {{level: \"{['0', '1', '5', '6', '10'][i % 5]}\", drives: {8 + i}, drive_model: D}}, "
         f"database: {{engine: MySQL}}, host: {{}}}}" for i in range(100))
     columns = "\n".join(f"      - {{label: c{j}, threads: {j + 1}}}" for j in range(100))
     rows = "\n".join(f"      - {{system: s{i}, label: r{i}, values: \"{' '.join(f'{(i * 37 + j * 11) % 997 + 1}.5' for j in range(100))}\"}}"
