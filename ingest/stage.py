@@ -35,7 +35,7 @@ import duckdb
 from .cache import TMP, CacheCounts, prune
 from .load import TABLES, create_schema, insert_bundles, new_database
 from .problems import Problem
-from .validate import LoadedBundle, _display, duplicate_id, find_bundle_files, validate_file
+from .validate import LoadedBundle, display_path, duplicate_id, find_bundle_files, validate_file
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = (ROOT / "ingest", ROOT / "schema")
@@ -67,7 +67,7 @@ def code_digest() -> str:
 
 
 def bundle_key(common: str, file: Path) -> str:
-    digest = hashlib.sha256(f"{common}\n{file.as_posix()}\n{_display(file)}\n".encode())
+    digest = hashlib.sha256(f"{common}\n{file.as_posix()}\n{display_path(file)}\n".encode())
     folder = file.parent
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         name = path.relative_to(folder).as_posix()

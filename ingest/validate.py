@@ -33,7 +33,7 @@ class LoadedBundle:
     derivation: Derivation  # every figure computed from the bundle and its artifacts (ingest/derive.py)
 
 
-def _display(path: Path) -> str:
+def display_path(path: Path) -> str:
     """Paths inside the working folder are shown relative to it, others in full."""
     absolute = path.absolute()
     try:
@@ -56,9 +56,9 @@ def find_bundle_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]
                 if (sub / BUNDLE_FILE).is_file():
                     files.append(sub / BUNDLE_FILE)
                 else:
-                    problems.append(Problem(_display(sub), None, "", "missing-file", f"no {BUNDLE_FILE} in this bundle folder"))
+                    problems.append(Problem(display_path(sub), None, "", "missing-file", f"no {BUNDLE_FILE} in this bundle folder"))
         else:
-            problems.append(Problem(_display(path), None, "", "missing-file", "no such file or folder"))
+            problems.append(Problem(display_path(path), None, "", "missing-file", "no such file or folder"))
     return files, problems
 
 
@@ -305,7 +305,7 @@ class _Checker:
 
 
 def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
-    display = _display(file)
+    display = display_path(file)
     try:
         doc = load_yaml(file)
     except YamlProblem as exc:
@@ -329,8 +329,8 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
 
 
 def duplicate_id(file: Path, bundle_id: str, *, line: int | None, first: Path) -> Problem:
-    return Problem(_display(file), line, "id", "duplicate-id",
-                   f"bundle id {bundle_id!r} is already used by {_display(first)}")
+    return Problem(display_path(file), line, "id", "duplicate-id",
+                   f"bundle id {bundle_id!r} is already used by {display_path(first)}")
 
 
 def validate_paths(paths: Iterable[Path]) -> tuple[list[LoadedBundle], list[Problem]]:
