@@ -73,7 +73,7 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
     build_database_from(staged, db_path=layout.database)
     times.append(("load", time.perf_counter() - t))
     t = time.perf_counter()
-    export_all(db_path=layout.database, out_dir=layout.export)
+    export_all(db_path=layout.database, out_dir=layout.export, bundles=layout.data)
     times.append(("export", time.perf_counter() - t))
     t = time.perf_counter()
     drawn = render_embeds(layout, export_dir=layout.export, quiet=True)

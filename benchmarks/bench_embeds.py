@@ -48,7 +48,7 @@ def specs_of_bundles(n: int, tmp: Path) -> Path:
     make_bundles(layout, n)
     bundles, _ = validate_paths([layout.data])
     build_database(bundles, db_path=layout.database)
-    export_all(db_path=layout.database, out_dir=layout.export)
+    export_all(db_path=layout.database, out_dir=layout.export, bundles=layout.data)
     return layout.export / "embed-specs.json"
 
 

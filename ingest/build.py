@@ -96,7 +96,7 @@ def prepare(layout: Layout, *, quiet: bool = False) -> None:
     tmp = layout.build / f".export-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        export_all(db_path=layout.database, out_dir=tmp, site_url=site_url() or "")
+        export_all(db_path=layout.database, out_dir=tmp, bundles=layout.data, site_url=site_url() or "")
         render_embeds(layout, export_dir=tmp)
         _swap_in(tmp, layout.export)
     except ArtifactChanged as exc:

@@ -147,7 +147,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
     out: dict[str, list] = {
         "studies": [{
             "study": study, "title": b.title, "summary": b.summary, "schema_version": b.schema_version,
-            "bundle_path": loaded.file.as_posix(), "baseline": b.baseline,
+            "bundle_path": f"{study}/{loaded.file.name}", "baseline": b.baseline,
             "setup": json.dumps(b.model_dump(mode="json", include=SETUP), ensure_ascii=False),
         }],
         "result_tables": [{

@@ -7,7 +7,7 @@ one Parquet file per table that has any (``<table>.parquet``, written by DuckDB)
 SHA-256 of
 
 - the bundle folder's files, each by its path in the folder and its bytes;
-- the bundle file's path as the build names it (the rows record it, and problems print it);
+- the bundle file's path as problems print it (relative to the working folder when inside it);
 - the code and schema that read bundles (every file under ingest/ and schema/) and the versions of
   the libraries that parse them and write the rows.
 
@@ -67,7 +67,7 @@ def code_digest() -> str:
 
 
 def bundle_key(common: str, file: Path) -> str:
-    digest = hashlib.sha256(f"{common}\n{file.as_posix()}\n{display_path(file)}\n".encode())
+    digest = hashlib.sha256(f"{common}\n{display_path(file)}\n".encode())
     folder = file.parent
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         name = path.relative_to(folder).as_posix()

@@ -63,5 +63,5 @@ def test_an_artifact_changed_after_loading_stops_the_export(tmp_path):
     loaded = hashlib.sha256(log.read_bytes()).hexdigest()
     log.write_bytes(log.read_bytes() + b"tampered\n")
     with pytest.raises(ArtifactChanged) as caught:
-        export_all(db_path=layout.database, out_dir=tmp_path / "export")
+        export_all(db_path=layout.database, out_dir=tmp_path / "export", bundles=layout.data)
     assert str(caught.value) == f"{log}: changed since it was loaded (its SHA-256 is no longer {loaded})"

@@ -52,9 +52,9 @@ def database(tmp_path_factory, layout) -> Path:
 
 
 @pytest.fixture(scope="module")
-def exported(database: Path, tmp_path_factory) -> Path:
+def exported(database: Path, tmp_path_factory, layout) -> Path:
     out = tmp_path_factory.mktemp("export")
-    export_all(db_path=database, out_dir=out)
+    export_all(db_path=database, out_dir=out, bundles=layout.data)
     return out
 
 

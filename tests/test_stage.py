@@ -131,3 +131,18 @@ def test_bundles_validated_by_worker_processes_load_the_rows_of_a_direct_load(pr
     bundles, _ = validate_paths([project.data])
     build_database(bundles, db_path=project.root / "direct.duckdb")
     assert _tables(project.root / "staged.duckdb") == _tables(project.root / "direct.duckdb")
+
+
+def test_two_checkouts_in_different_folders_load_the_same_database(tmp_path: Path, monkeypatch):
+    """No path of the build machine reaches the database: the same bundles from two folders give the
+    same rows (the bundle file is recorded in its data folder: <study>/bundle.yaml)."""
+    databases = []
+    for name in ("one", "elsewhere/two"):
+        project = copy_project(tmp_path / name)
+        monkeypatch.chdir(project.root)  # problems name files from the working folder, as the build does
+        staged, _, _ = stage_bundles([project.data], cache=project.cache)
+        databases.append(_tables(stage.build_database_from(staged, db_path=project.database)))
+    assert databases[0] == databases[1]
+    assert sorted(r[4] for r in databases[0]["studies"]) == [
+        f"{s}/bundle.yaml" for s in ("graid-supremeraid-mysql-2023", MEASURED, "netapp-tr3693-mysql-2010",
+                                     "scaleflux-csd2000-mysql-2020", "seagate-nytro-mysql-2015")]

@@ -22,9 +22,10 @@ from .facets import facet_pages_data
 from .study import export_studies
 
 
-def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
+def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "") -> None:
     """Write ``out_dir/static/data/*`` (downloads), ``out_dir/data/*.json`` (site data Hugo loads at start)
-    and ``out_dir/assets/*`` (per-study data each page of Explore and Compare reads for itself); ``site_url`` is
+    and ``out_dir/assets/*`` (per-study data each page of Explore and Compare reads for itself). ``bundles`` is
+    the data folder the database was loaded from (its artifacts are published from there); ``site_url`` is
     the deployment's address, which the standalone embeds print (empty: addresses from the site root)."""
     con = duckdb.connect(str(db_path), read_only=True)
     try:
@@ -34,7 +35,7 @@ def export_all(*, db_path: Path, out_dir: Path, site_url: str = "") -> None:
         data = out_dir / "data"
         db = Snapshot(con)
         docs = export_studies(db, out_dir=data)
-        export_artifacts(con, static_dir=out_dir / "static", data_dir=data)
+        export_artifacts(con, static_dir=out_dir / "static", data_dir=data, bundles=bundles)
         (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
         export_explore(con, out_dir=data, assets_dir=out_dir / "assets")
         facets = facet_pages_data(db, docs)

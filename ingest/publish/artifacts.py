@@ -20,12 +20,12 @@ class ArtifactChanged(Exception):
     pass
 
 
-def export_artifacts(con: duckdb.DuckDBPyConnection, *, static_dir: Path, data_dir: Path) -> list[dict]:
+def export_artifacts(con: duckdb.DuckDBPyConnection, *, static_dir: Path, data_dir: Path, bundles: Path) -> list[dict]:
     """Copy each file artifact beside its page and write ``artifacts.json`` (with the lines to show)."""
     entries = []
     for a in rows(con, """SELECT a.study, a.artifact, a.format, a.path, a.bytes, a.sha256, st.bundle_path
                           FROM artifacts AS a JOIN studies AS st USING (study) ORDER BY a.study, a.artifact"""):
-        source = Path(a.pop("bundle_path")).parent / a["path"]
+        source = (bundles / a.pop("bundle_path")).parent / a["path"]
         if not source.is_file():  # a folder of snapshots: listed, its files not copied one by one
             entries.append({**a, "file": None, "lines": None})
             continue

@@ -5,7 +5,7 @@ CREATE TABLE studies (
     title           VARCHAR NOT NULL,
     summary         VARCHAR NOT NULL,
     schema_version  INTEGER NOT NULL,
-    bundle_path     VARCHAR NOT NULL,
+    bundle_path     VARCHAR NOT NULL,       -- the bundle file in its data folder: <study>/bundle.yaml
     baseline        VARCHAR,                -- the system the study compares the others against
     setup           JSON NOT NULL           -- the setup as described (sources, systems, workloads,
                                             -- transcriptions, notes), for the study page to show
