@@ -7,11 +7,14 @@ good outputs untouched.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from .publish import export_all
 from .publish.artifacts import ArtifactChanged
@@ -129,7 +132,49 @@ def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True, check=False, env=hugo_env())
 
 
+# What a build writes beside its outputs before moving them into place (each name ends in the
+# process id of its build), under the project folder: removed once the lock is held, as the build that
+# wrote them has died.
+LEFTOVERS = ("build/.export-*", "build/.public-*", "build/.benchmarks.duckdb.*.tmp", "build/.export.old-*",
+             ".public.old-*", "build/cache/bundles/.tmp-*", "build/cache/embeds/.tmp-*")
+
+
+@contextmanager
+def one_build(layout: Layout) -> Iterator[None]:
+    """Hold the project's build lock (``build/.lock``): a second build in the same folder stops with
+    one line instead of racing the first for the same outputs. Once it is held, what builds that died
+    left behind is removed."""
+    layout.build.mkdir(parents=True, exist_ok=True)
+    with open(layout.build / ".lock", "a+", encoding="utf-8") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read().strip() or "unknown"
+            raise BuildError(f"another build is running in {layout.root} (process {holder}): "
+                             "wait for it to finish") from None
+        lock.seek(0)
+        lock.truncate()
+        lock.write(f"{os.getpid()}\n")
+        lock.flush()
+        for pattern in LEFTOVERS:
+            for path in layout.root.glob(pattern):
+                if path.is_dir():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink()
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def build_site(layout: Layout) -> Path:
+    with one_build(layout):
+        return _build_site(layout)
+
+
+def _build_site(layout: Layout) -> Path:
     prepare(layout)
     tmp = layout.build / f".public-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
@@ -145,6 +190,7 @@ def build_site(layout: Layout) -> Path:
 
 
 def serve(layout: Layout, *, port: int = 1313) -> None:
-    prepare(layout)
+    with one_build(layout):
+        prepare(layout)
     cmd = [str(hugo_binary()), "server", "--source", str(layout.site), "--bind", "127.0.0.1", "--port", str(port)]
     subprocess.run(cmd, check=False, env=hugo_env())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -79,7 +80,7 @@ def test_build_into_a_copy_then_a_failing_template_keeps_the_old_site(project: L
         build_site(project)
     assert index.read_bytes() == before
     assert project.database.read_bytes() == db_before or project.database.is_file()
-    leftovers = [p.name for p in project.build.iterdir() if p.name.startswith(".")]
+    leftovers = [p.name for p in project.build.iterdir() if p.name.startswith(".") and p.name != ".lock"]
     assert leftovers == []
 
 
@@ -90,6 +91,28 @@ def test_invalid_bundle_stops_the_build_before_anything_is_written(project: Layo
         build_site(project)
     assert [p.field for p in err.value.problems] == ["schema_version"]
     assert not project.public.exists()
-    # only the cache of what each bundle's validation found (build/cache/bundles) is kept
-    assert sorted(p.name for p in project.build.iterdir()) == ["cache"]
+    # only the build lock and the cache of what each bundle's validation found (build/cache/bundles)
+    assert sorted(p.name for p in project.build.iterdir()) == [".lock", "cache"]
     assert sorted(p.name for p in project.cache.iterdir()) == ["bundles"]
+
+
+def test_a_second_build_in_the_same_folder_stops_with_one_line(project: Layout):
+    from ingest.build import one_build
+
+    with one_build(project):
+        with pytest.raises(BuildError) as err:
+            build_site(project)
+    assert str(err.value) == (f"another build is running in {project.root} (process {os.getpid()}): "
+                              "wait for it to finish")
+    assert not project.public.exists()
+
+
+def test_a_build_removes_what_builds_that_died_left_behind(project: Layout):
+    left = [project.build / ".export-999999" / "data", project.build / ".public-999999",
+            project.build / "cache" / "bundles" / ".tmp-999999", project.root / ".public.old-999999"]
+    for folder in left:
+        folder.mkdir(parents=True)
+    (project.build / ".benchmarks.duckdb.999999.tmp").write_bytes(b"half")
+    build_site(project)
+    assert [p for p in (*left, project.build / ".benchmarks.duckdb.999999.tmp") if p.exists()] == []
+    assert sorted(p.name for p in project.build.iterdir()) == [".lock", "benchmarks.duckdb", "cache", "export"]
