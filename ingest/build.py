@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from . import children
 from .publish import export_all
 from .publish.artifacts import ArtifactChanged
 from .embed_render import render_embeds
@@ -129,7 +130,7 @@ def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
     base = site_url()
     if base:
         cmd += ["--baseURL", base.rstrip("/") + "/"]
-    return subprocess.run(cmd, capture_output=True, text=True, check=False, env=hugo_env())
+    return children.run(cmd, capture_output=True, text=True, check=False, env=hugo_env())
 
 
 # What a build writes beside its outputs before moving them into place (each name ends in the
@@ -193,4 +194,4 @@ def serve(layout: Layout, *, port: int = 1313) -> None:
     with one_build(layout):
         prepare(layout)
     cmd = [str(hugo_binary()), "server", "--source", str(layout.site), "--bind", "127.0.0.1", "--port", str(port)]
-    subprocess.run(cmd, check=False, env=hugo_env())
+    children.run(cmd, check=False, env=hugo_env())

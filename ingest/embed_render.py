@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
+from . import children
 from .cache import CacheCounts
 from .embed_cache import EmbedCache, chart_key, drawing_digest
 from .problems import BuildError
@@ -52,7 +52,7 @@ def render_embeds(layout, *, export_dir: Path, quiet: bool = False) -> CacheCoun
                                        "width": WIDTH, "scale": PNG_SCALE,
                                        "fonts": {"family": fonts.family, "files": [str(f) for f in fonts.files],
                                                  "chars": fonts.chars}}), encoding="utf-8")
-            done = subprocess.run([node, "--expose-gc", str(script), str(job)], capture_output=True, text=True,
+            done = children.run([node, "--expose-gc", str(script), str(job)], capture_output=True, text=True,
                                   check=False)
         if done.returncode != 0:
             raise BuildError(f"rendering the embeds failed:\n{done.stderr.strip()[-2000:]}")

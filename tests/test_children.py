@@ -1,0 +1,51 @@
+"""Children of a build die with it (ingest/children.py): a build killed with SIGKILL leaves no Node or
+Hugo running."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PARENT = """
+import sys
+sys.path.insert(0, {root!r})
+from ingest import children
+children.run(["sleep", "60"])
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"  # a zombie has died and waits for its parent to collect it
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_a_child_dies_when_its_parent_is_killed():
+    parent = subprocess.Popen([sys.executable, "-c", PARENT.format(root=str(ROOT))])
+    try:
+        deadline = time.monotonic() + 10
+        child = None
+        while child is None and time.monotonic() < deadline:
+            found = Path(f"/proc/{parent.pid}/task/{parent.pid}/children").read_text().split()
+            child = int(found[0]) if found else None
+            time.sleep(0.05)
+        assert child is not None and _alive(child)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 5
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(child)
+    finally:
+        parent.kill()
