@@ -25,8 +25,8 @@ import os
 import shutil
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
-from multiprocessing import get_context
 from importlib.metadata import version
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterable
 

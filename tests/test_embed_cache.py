@@ -9,7 +9,6 @@ import os
 import shutil
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 

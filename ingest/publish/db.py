@@ -42,11 +42,6 @@ def rows(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -
     return [dict(zip(names, row)) for row in cur.fetchall()]
 
 
-def coordinates(con: duckdb.DuckDBPyConnection, where: str = "TRUE", params: list | None = None) -> list[dict]:
-    """Rows of the coordinates view (one value per study, system, metric, unit, state and load)."""
-    return rows(con, f"SELECT * EXCLUDE (position) FROM coordinates WHERE {where} ORDER BY study, position", params)
-
-
 def group_of(row: dict) -> dict | None:
     """Take a row of the values_at view's coordinate columns off it: for repeated runs, the group
     (key, mean, text, lowest, highest, count) that charts draw once; otherwise None."""

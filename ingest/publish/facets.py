@@ -14,7 +14,7 @@ systems that have no value outside optimal state."""
 from __future__ import annotations
 
 from ..fields import Field, facet_pages, metric_label
-from .db import Snapshot, rows
+from .db import Snapshot
 from .like import NOT_STATED, configurations, like_for_like
 from .study import AXIS_LABELS
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-
 from ..fields import metric_label
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
