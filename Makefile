@@ -5,7 +5,6 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
-DEJAVU   := /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
 
 .PHONY: site test serve validate schema clean deps mariadb
 
@@ -25,11 +24,6 @@ $(CHROMIUM):
 	apt-get update
 	apt-get install -y --no-install-recommends chromium
 
-# The PNG embeds are drawn with DejaVu Sans (ingest/raster_font.py).
-$(DEJAVU):
-	apt-get update
-	apt-get install -y --no-install-recommends fonts-dejavu-core
-
 # MariaDB server and sysbench from Debian's packages, for `benchdb capture` and its tests.
 mariadb: /usr/bin/sysbench /usr/sbin/mariadbd
 
@@ -47,7 +41,7 @@ validate: $(VENV)/.installed
 schema: $(VENV)/.installed
 	$(BIN)/benchdb schema --write
 
-test: deps $(CHROMIUM) $(DEJAVU) mariadb
+test: deps $(CHROMIUM) mariadb
 	$(BIN)/pytest
 
 serve: deps

@@ -1,12 +1,12 @@
 """The cache of drawn embeds: unchanged charts are not drawn again.
 
-An entry is a folder ``build/cache/embeds/<key[:2]>/<key>/`` holding ``chart.svg`` and ``chart.png``.
+An entry is a folder ``build/cache/embeds/<key[:2]>/<key>/`` holding ``chart.svg``.
 Its key is the SHA-256 of everything the drawing depends on: the chart's entry in the specs (as
 canonical JSON), the text of the Node modules that draw it (site/render/embeds.mjs and every module
 it imports or starts as a worker, followed through relative paths), the installed versions of the
-packages they use, the raster fonts' hash, and the width and scale. An entry is written into a temporary folder and renamed
+packages they use, and the width. An entry is written into a temporary folder and renamed
 into place, so an interrupted build never leaves a half-written entry under a key; an entry whose files
-are not whole (an SVG not closed, a PNG without its end chunk) is never used.
+are not whole (an SVG not closed) is never used.
 
 Bounds: each build marks the entries it uses (the folder's modification time) and then removes those
 unused for ``cache.MAX_AGE_DAYS``, then the least recently used until the cache holds at most ``MAX_BYTES``,
@@ -24,10 +24,9 @@ from pathlib import Path
 
 from .cache import TMP, prune
 
-MAX_BYTES = 4 * 2**30  # ~3 times what 1,000 bundles (7,400 charts) draw
-PACKAGES = ("@observablehq/plot", "@resvg/resvg-js", "jsdom")  # what the drawing modules import
-FILES = {"svg": "chart.svg", "png": "chart.png"}
-PNG_END = b"IEND\xaeB`\x82"  # the last chunk of every whole PNG
+MAX_BYTES = 2**30  # ~5 times what 1,000 bundles (7,400 charts) draw
+PACKAGES = ("@observablehq/plot", "jsdom")  # what the drawing modules import
+FILES = {"svg": "chart.svg"}
 SVG_END = b"</svg>\n"
 # a static import, or a module named by its URL (a worker thread's): `new URL("./x.mjs", import.meta.url)`
 IMPORT = re.compile(r"""(?:(?:^|\s)(?:import|from)\s*|new URL\(\s*)["'](\.\.?/[^"']+)["']""", re.M)
@@ -55,13 +54,13 @@ def package_versions(root: Path) -> dict[str, str]:
     return versions
 
 
-def drawing_digest(root: Path, entries: list[Path], *, fonts: str, width: int, scale: int) -> str:
+def drawing_digest(root: Path, entries: list[Path], *, width: int) -> str:
     """The part of every chart's key that is the same for all charts of a build."""
     digest = hashlib.sha256()
     for path in sorted({p for entry in entries for p in code_files(entry)}):
         digest.update(f"{path.relative_to(os.path.abspath(root))}\n".encode())
         digest.update(path.read_bytes())
-    digest.update(json.dumps([package_versions(root), fonts, width, scale], sort_keys=True).encode())
+    digest.update(json.dumps([package_versions(root), width], sort_keys=True).encode())
     return digest.hexdigest()
 
 
@@ -72,10 +71,6 @@ def chart_key(common: str, chart: dict) -> str:
 
 def _whole(folder: Path) -> bool:
     try:
-        with open(folder / FILES["png"], "rb") as png:
-            png.seek(-len(PNG_END), os.SEEK_END)
-            if png.read() != PNG_END:
-                return False
         with open(folder / FILES["svg"], "rb") as svg:
             svg.seek(-len(SVG_END), os.SEEK_END)
             return svg.read() == SVG_END
@@ -99,7 +94,7 @@ class EmbedCache:
         return self.folder / key[:2] / key
 
     def fetch(self, key: str, out_dir: Path, name: str) -> bool:
-        """Put the entry's SVG and PNG into ``out_dir`` as ``name``.svg/.png; False when it has none."""
+        """Put the entry's SVG into ``out_dir`` as ``name``.svg; False when it has none."""
         folder = self.entry(key)
         if not _whole(folder):
             return False
@@ -109,7 +104,7 @@ class EmbedCache:
         return True
 
     def store(self, key: str, out_dir: Path, name: str) -> None:
-        """Keep the drawn ``name``.svg/.png of ``out_dir`` under ``key``."""
+        """Keep the drawn ``name``.svg of ``out_dir`` under ``key``."""
         folder = self.entry(key)
         tmp = self.folder / f"{TMP}{key}-{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)

@@ -1,5 +1,4 @@
-"""The embed renderer's cache and font: unchanged charts are not drawn again, a damaged cache entry is
-never used, and the PNGs drawn with the subset font are the ones the full DejaVu Sans draws."""
+"""The embed renderer's cache: unchanged charts are not drawn again, a damaged cache entry is never used."""
 
 from __future__ import annotations
 
@@ -7,19 +6,17 @@ import copy
 import json
 import os
 import shutil
-import subprocess
 import time
 
 import pytest
 
 from conftest import FIXTURES, ROOT
-from ingest import embed_cache, raster_font
+from ingest import embed_cache
 from ingest.build import BuildError, Layout, render_embeds
 from ingest.embed_cache import EmbedCache, code_files
 
 FRAMED = next(c for c in json.loads((FIXTURES / "charts" / "specs.json").read_text(encoding="utf-8"))["charts"]
               if c["name"] == "by-x-framed")
-SPECIALS = "−12 ms → 3× faster, café, naïve"  # U+2212 minus, arrow, times, accented letters
 
 
 def chart(chart_id: str, title: str = "Transactions per second by made-up load") -> dict:
@@ -47,23 +44,13 @@ def render(layout: Layout, charts: list[dict], name: str = "export") -> tuple:
     return counts, {p.name: p.read_bytes() for p in sorted(out.iterdir())}
 
 
-def system_png(svg: bytes) -> bytes:
-    """The PNG resvg draws from ``svg`` with the system's fonts (the full DejaVu Sans), as before the subset."""
-    script = ("import {Resvg} from '@resvg/resvg-js'; import {readFileSync} from 'node:fs';"
-              "const png = new Resvg(readFileSync(0, 'utf-8'), {background: '#ffffff', fitTo: {mode: 'width', "
-              "value: 1520}, font: {loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans'}}).render().asPng();"
-              "process.stdout.write(png);")
-    return subprocess.run(["node", "--input-type=module", "-e", script], input=svg, capture_output=True,
-                          check=True, cwd=ROOT).stdout
-
-
 def test_a_second_build_draws_nothing_and_writes_the_same_bytes(layout, capsys):
     charts = [chart("c0"), chart("c1", "Another title"), chart("c2", "A third title")]
     first_counts, first = render(layout, charts, "first")
     second_counts, second = render(layout, charts, "second")
     assert (first_counts.made, first_counts.cached) == (3, 0)
     assert (second_counts.made, second_counts.cached) == (0, 3)
-    assert sorted(first) == ["c0.png", "c0.svg", "c1.png", "c1.svg", "c2.png", "c2.svg"]
+    assert sorted(first) == ["c0.svg", "c1.svg", "c2.svg"]
     assert second == first
     render_embeds(layout, export_dir=layout.build / "second")
     assert capsys.readouterr().out == "embeds: 0 drawn, 3 from the cache\n"
@@ -75,7 +62,7 @@ def test_a_changed_chart_is_the_only_one_drawn_again(layout):
     charts[1]["spec"]["points"][0]["y"] = 150
     counts, second = render(layout, charts, "second")
     assert (counts.made, counts.cached) == (1, 2)
-    assert [name for name in first if first[name] != second[name]] == ["c1.png", "c1.svg"]
+    assert [name for name in first if first[name] != second[name]] == ["c1.svg"]
 
 
 def test_a_damaged_cache_entry_is_drawn_again(layout):
@@ -84,17 +71,17 @@ def test_a_damaged_cache_entry_is_drawn_again(layout):
     cache = EmbedCache(layout.cache / "embeds")
     entries = sorted(p for shard in cache.folder.iterdir() for p in shard.iterdir())
     assert len(entries) == 2
-    png = entries[0] / "chart.png"
-    png.write_bytes(png.read_bytes()[:1000])  # torn: a PNG without its end
-    (entries[1] / "chart.svg").unlink()  # half an entry
+    svg = entries[0] / "chart.svg"
+    svg.write_bytes(svg.read_bytes()[:1000])  # torn: an SVG without its end
+    (entries[1] / "chart.svg").unlink()  # an entry without its file
     # what an interrupted build leaves: a temporary folder, never read, removed once it is a day old
     leftover = cache.folder / ".tmp-0123-99"
     leftover.mkdir()
-    (leftover / "chart.png").write_bytes(b"\x89PNG\r\n")
+    (leftover / "chart.svg").write_bytes(b"<svg")
     counts, second = render(layout, charts, "second")
     assert (counts.made, counts.cached) == (2, 0)
     assert second == first
-    assert all(p.is_file() for e in entries for p in (e / "chart.png", e / "chart.svg"))
+    assert all((e / "chart.svg").is_file() for e in entries)
     assert leftover.is_dir()
     os.utime(leftover, (time.time() - 2 * 86400,) * 2)
     cache.prune()
@@ -111,26 +98,7 @@ def test_cached_files_are_copied_where_they_cannot_be_linked(layout, monkeypatch
     monkeypatch.setattr(embed_cache.os, "link", no_link)
     counts, second = render(layout, charts, "second")
     assert (counts.made, counts.cached, second) == (0, 1, first)
-    assert (layout.build / "second" / "static" / "embed" / "c0.png").stat().st_nlink == 1
-
-
-def test_the_subset_draws_minus_arrow_times_and_accents_as_dejavu_does(layout):
-    _, drawn = render(layout, [chart("special", f"Latency {SPECIALS}"), chart("plain", "Latency 12 ms 3 faster")])
-    assert f"Latency {SPECIALS}".encode() in drawn["special.svg"]
-    assert drawn["special.png"] == system_png(drawn["special.svg"])  # the full font's glyphs, pixel for pixel
-    assert drawn["special.png"] != drawn["plain.png"]
-    fonts = raster_font.raster_fonts(layout.cache / "fonts")
-    assert set(SPECIALS) <= set(fonts.chars)
-    assert [f.name for f in fonts.files] == ["regular.ttf", "bold.ttf"]
-    assert all(f.stat().st_size < 200_000 for f in fonts.files)  # DejaVuSans.ttf is 757 KB
-
-
-def test_a_character_outside_the_subset_is_drawn_with_the_system_fonts(layout):
-    title = "Задержка (latency) by load"  # Cyrillic: not in the subset
-    fonts = raster_font.raster_fonts(layout.cache / "fonts")
-    assert "З" not in fonts.chars
-    _, drawn = render(layout, [chart("cyrillic", title)])
-    assert drawn["cyrillic.png"] == system_png(drawn["cyrillic.svg"])
+    assert (layout.build / "second" / "static" / "embed" / "c0.svg").stat().st_nlink == 1
 
 
 def test_prune_removes_entries_unused_for_two_weeks_then_the_least_recently_used(layout, monkeypatch):
@@ -161,13 +129,3 @@ def test_a_chart_that_cannot_be_drawn_is_named(layout):
     with pytest.raises(BuildError) as caught:
         render(layout, [chart("c0"), broken])
     assert str(caught.value).endswith('embed broken: no renderer "pie"')
-
-
-def test_a_missing_dejavu_is_said_with_what_to_install(layout, monkeypatch):
-    monkeypatch.setattr(raster_font.shutil, "which", lambda name: None)
-    monkeypatch.setattr(raster_font, "FOLDERS", ("/nowhere",))
-    with pytest.raises(BuildError) as caught:
-        raster_font.raster_fonts(layout.cache / "fonts")
-    assert str(caught.value) == ("the PNG embeds are drawn with DejaVu Sans, but DejaVuSans.ttf, DejaVuSans-Bold.ttf "
-                                 "was not found (asked fc-match, looked in /nowhere): install it, e.g. Debian's "
-                                 "fonts-dejavu-core")

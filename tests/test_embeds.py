@@ -1,4 +1,5 @@
-"""Chart embeds: standalone SVG and PNG rendered at build time, CSV of exactly the data drawn, index.json."""
+"""Chart embeds: standalone SVG rendered at build time (a PNG of it made in the reader's browser), CSV of exactly
+the data drawn, index.json."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import csv
 import hashlib
 import http.server
 import json
+import struct
 import threading
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -41,8 +44,7 @@ def test_every_svg_is_valid_standalone_svg(index, built_site):
         assert root.find(f"{SVG_NS}title").text == chart["title"]
         if chart["kind"] == "by-x":  # one dot per value drawn
             assert len(root.findall(f".//{SVG_NS}circle")) == chart["rows"]
-        png = (built_site.public / chart["png"].lstrip("/")).read_bytes()
-        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not list((built_site.public / "embed").glob("*.png"))  # PNGs are made by the reader's browser
 
 
 def test_facet_chart_csvs_match_the_facet_comparison(index, built_site):
@@ -125,6 +127,24 @@ def test_cite_box_on_the_study_page(page, site_url):
     snippet = page.locator("details.cite input").first.input_value()
     assert snippet.startswith('<iframe src="') and "/embed/graid-supremeraid-mysql-2023--tps-by-users--optimal/" in snippet
     assert page.locator("details.cite a", has_text="CSV").count() == 2
+    assert page.locator("details.cite button", has_text="PNG").count() == 2  # shown by the script
+
+
+def test_png_button_saves_the_svg_drawn_at_twice_its_size(page, site_url, built_site):
+    """The embed page's PNG button (hidden without JavaScript) saves the chart's SVG rasterised by the browser."""
+    chart = "graid-supremeraid-mysql-2023--tps-by-users--optimal"
+    html = (built_site.public / "embed" / chart / "index.html").read_text(encoding="utf-8")
+    assert f'data-png="/embed/{chart}.svg" data-name="{chart}.png" hidden>PNG</button>' in html
+    svg = ET.fromstring((built_site.public / "embed" / f"{chart}.svg").read_bytes())
+    page.goto(f"{site_url}/embed/{chart}/")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="PNG").click()
+    assert download.value.suggested_filename == f"{chart}.png"
+    png = Path(download.value.path()).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+    assert (width, height) == (2 * int(svg.get("width")), 2 * int(svg.get("height")))
+    assert page.errors == []
 
 
 def test_a_system_keeps_its_colour_on_every_chart(built_site):

@@ -127,7 +127,7 @@ def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir:
             "id": chart_id, "title": embed["title"], "kind": embed["renderer"], "part": embed["part"],
             "study": embed["study"],
             "page": f"/embed/{chart_id}/", "full_page": embed["full_page"],
-            "svg": f"/embed/{chart_id}.svg", "png": f"/embed/{chart_id}.png", "csv": f"/embed/{chart_id}.csv",
+            "svg": f"/embed/{chart_id}.svg", "csv": f"/embed/{chart_id}.csv",
             "sha256": hashlib.sha256(data).hexdigest(), "rows": len(embed["rows"]),
         })
         groups.setdefault(embed["prefix"], []).append(entries[-1])

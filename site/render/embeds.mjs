@@ -1,9 +1,10 @@
 // Build-time embeds: draw each chart of a job (written by ingest/embed_render.py) as a standalone SVG
-// (for documents and readers without JavaScript) and a PNG (for slide decks), with the same pure
-// renderers as the pages, on a pool of worker threads (embed-worker.mjs), one per core.
-// The job: {charts: a file with one chart of the specs a line, count, out: the folder, width, scale,
-// fonts: {family, files, chars}}. Charts are read a batch at a time, so memory does not grow with them.
-// Usage: node --expose-gc embeds.mjs JOB.json
+// (for documents and readers without JavaScript; a reader's browser makes a PNG of it on request,
+// site/assets/js/png.js), with the same pure renderers as the pages, on a pool of worker threads
+// (embed-worker.mjs), one per core.
+// The job: {charts: a file with one chart of the specs a line, count, out: the folder, width}.
+// Charts are read a batch at a time, so memory does not grow with them.
+// Usage: node embeds.mjs JOB.json
 import {createReadStream, readFileSync} from "node:fs";
 import {availableParallelism} from "node:os";
 import {createInterface} from "node:readline";
@@ -12,7 +13,7 @@ import {Worker} from "node:worker_threads";
 const BATCH = 8;  // charts a message: small enough to share the last charts between the workers
 const job = JSON.parse(readFileSync(process.argv[2], "utf-8"));
 const size = Math.max(1, Math.min(availableParallelism(), Math.ceil(job.count / BATCH)));
-const workerData = {out: job.out, width: job.width, scale: job.scale, fonts: job.fonts};
+const workerData = {out: job.out, width: job.width};
 
 const idle = [];
 const waiting = [];
