@@ -1,8 +1,8 @@
 """``benchdb build``: validate, load, export and run Hugo, replacing outputs only on success.
 
-Each output (the database, the exported data, the site) is written beside its final place
-and moved there only when complete, so a failed or interrupted build leaves the previous
-good outputs untouched.
+The outputs (the database, the exported data, the site) are written into a generation folder of
+their own and published together by one rename (generation.py), so a failed or interrupted build
+leaves the previous outputs untouched and there is never a moment without a site.
 """
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+import duckdb
+
 from . import children
+from .generation import Generation, fixed_links, hugo_config, new_generation, remove_stale, switch_to
 from .publish import export_all
 from .publish.artifacts import ArtifactChanged
 from .embed_render import render_embeds
@@ -77,18 +80,9 @@ def hugo_binary() -> Path:
     return binary
 
 
-def _swap_in(tmp: Path, final: Path) -> None:
-    """Move a finished folder into place; the old one is removed only afterwards."""
-    old = final.with_name(f".{final.name}.old-{os.getpid()}")
-    if final.exists():
-        os.replace(final, old)
-    os.replace(tmp, final)
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def prepare(layout: Layout, *, quiet: bool = False) -> None:
-    """Validate, load the database and export the site data (everything before Hugo). Bundles seen
-    before with the same content and code come from the cache (stage.py)."""
+def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> None:
+    """Validate, load the generation's database and export its site data (everything before Hugo).
+    Bundles seen before with the same content and code come from the cache (stage.py)."""
     staged, problems, counts = stage_bundles([layout.data], cache=layout.cache)
     if not quiet:
         print(f"bundles: {counts.made} validated, {counts.cached} from the cache"
@@ -96,17 +90,13 @@ def prepare(layout: Layout, *, quiet: bool = False) -> None:
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise BundleError(errors)
-    build_database_from(staged, db_path=layout.database)
-    tmp = layout.build / f".export-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
+    build_database_from(staged, db_path=generation.database)
     try:
-        export_all(db_path=layout.database, out_dir=tmp, bundles=layout.data, site_url=site_url() or "")
-        render_embeds(layout, export_dir=tmp)
-        _swap_in(tmp, layout.export)
+        export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
+                   site_url=site_url() or "")
     except ArtifactChanged as exc:
         raise BuildError(str(exc)) from None
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    render_embeds(layout, export_dir=generation.export)
 
 
 def site_url() -> str | None:
@@ -136,8 +126,10 @@ def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
 # What a build writes beside its outputs before moving them into place (each name ends in the
 # process id of its build), under the project folder: removed once the lock is held, as the build that
 # wrote them has died.
+# (Generation folders that build/current does not name are removed too: generation.remove_stale.)
 LEFTOVERS = ("build/.export-*", "build/.public-*", "build/.benchmarks.duckdb.*.tmp", "build/.export.old-*",
-             ".public.old-*", "build/cache/bundles/.tmp-*", "build/cache/embeds/.tmp-*")
+             ".public.old-*", "build/.current.link-*", ".public.link-*", "build/.export.link-*",
+             "build/.benchmarks.duckdb.link-*", "build/cache/bundles/.tmp-*", "build/cache/embeds/.tmp-*")
 
 
 @contextmanager
@@ -160,10 +152,11 @@ def one_build(layout: Layout) -> Iterator[None]:
         lock.flush()
         for pattern in LEFTOVERS:
             for path in layout.root.glob(pattern):
-                if path.is_dir():
+                if path.is_dir() and not path.is_symlink():
                     shutil.rmtree(path)
                 else:
                     path.unlink()
+        remove_stale(layout.build)
         try:
             yield
         finally:
@@ -176,22 +169,32 @@ def build_site(layout: Layout) -> Path:
 
 
 def _build_site(layout: Layout) -> Path:
-    prepare(layout)
-    tmp = layout.build / f".public-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
+    generation = new_generation(layout.build)
+    published = False
     try:
-        done = run_hugo(layout, "--destination", str(tmp), "--cleanDestinationDir", "--panicOnWarning")
+        prepare(layout, generation)
+        done = run_hugo(layout, "--config", f"{layout.site / 'hugo.toml'},{hugo_config(layout.site, generation)}",
+                        "--destination", str(generation.public), "--panicOnWarning")
         if done.returncode != 0:
             out = "\n".join(line for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line or "WARN" in line)
             raise BuildError(f"hugo failed:\n{out or done.stderr.strip()}")
-        _swap_in(tmp, layout.public)
+        switch_to(generation)
+        published = True
+        fixed_links(layout.root)
+    except (OSError, duckdb.Error) as exc:  # a full disk, a read-only folder (DuckDB says so in several classes)
+        what = f"{exc.strerror}: {exc.filename}" if isinstance(exc, OSError) and exc.filename else str(exc)
+        raise BuildError(f"the build stopped ({what}); "
+                         + (f"the new outputs are in {layout.build / 'current'}" if published else
+                            "nothing was published: the site, database and downloads are as they were")) from None
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not published:
+            shutil.rmtree(generation.folder, ignore_errors=True)
+    remove_stale(layout.build)
     return layout.public
 
 
 def serve(layout: Layout, *, port: int = 1313) -> None:
-    with one_build(layout):
-        prepare(layout)
+    """Build, then serve a live preview of the site over the published export (build/export)."""
+    build_site(layout)
     cmd = [str(hugo_binary()), "server", "--source", str(layout.site), "--bind", "127.0.0.1", "--port", str(port)]
     children.run(cmd, check=False, env=hugo_env())

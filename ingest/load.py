@@ -330,7 +330,8 @@ def new_database(db_path: Path) -> Iterator[tuple[duckdb.DuckDBPyConnection, dic
             con.close()
         os.replace(tmp, db_path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        for path in (tmp, tmp.with_name(f"{tmp.name}.wal")):  # DuckDB's write-ahead log, where it stopped mid-write
+            path.unlink(missing_ok=True)
         raise
 
 

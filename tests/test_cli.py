@@ -109,10 +109,15 @@ def test_a_second_build_in_the_same_folder_stops_with_one_line(project: Layout):
 
 def test_a_build_removes_what_builds_that_died_left_behind(project: Layout):
     left = [project.build / ".export-999999" / "data", project.build / ".public-999999",
-            project.build / "cache" / "bundles" / ".tmp-999999", project.root / ".public.old-999999"]
+            project.build / "cache" / "bundles" / ".tmp-999999", project.root / ".public.old-999999",
+            project.build / "gen-1-999999" / "export"]
     for folder in left:
         folder.mkdir(parents=True)
     (project.build / ".benchmarks.duckdb.999999.tmp").write_bytes(b"half")
+    (project.build / ".current.link-999999").symlink_to("gen-1-999999")
     build_site(project)
     assert [p for p in (*left, project.build / ".benchmarks.duckdb.999999.tmp") if p.exists()] == []
-    assert sorted(p.name for p in project.build.iterdir()) == [".lock", "benchmarks.duckdb", "cache", "export"]
+    assert not (project.build / ".current.link-999999").is_symlink()
+    generation = os.readlink(project.build / "current")
+    assert sorted(p.name for p in project.build.iterdir()) == [".lock", "benchmarks.duckdb", "cache", "current",
+                                                               "export", generation]

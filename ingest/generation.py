@@ -1,0 +1,113 @@
+"""A build's outputs as one generation, switched into place with one rename.
+
+A build writes the database, the exported data and the site into a folder of its own,
+``build/gen-<time>-<pid>/`` (``benchmarks.duckdb``, ``export/``, ``public/``). Only when all three are
+complete does it point the symbolic link ``build/current`` at that folder, by renaming a new link over
+the old one (rename(2) is atomic). The paths everyone uses are fixed links into ``current``:
+
+    build/benchmarks.duckdb -> current/benchmarks.duckdb
+    build/export            -> current/export
+    public                  -> build/current/public
+
+so the database, the downloads and the site change together, and there is no moment without a
+``public/``. A build that fails or is killed leaves its generation folder unlinked; the next build
+removes every generation that ``current`` does not name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+CURRENT = "current"
+PREFIX = "gen-"
+# each fixed link, from the project folder, and its target (relative to the link's folder)
+LINKS = {
+    Path("build") / "benchmarks.duckdb": f"{CURRENT}/benchmarks.duckdb",
+    Path("build") / "export": f"{CURRENT}/export",
+    Path("public"): f"build/{CURRENT}/public",
+}
+EXPORT_MOUNT = "../build/export/"  # how site/hugo.toml mounts the exported data
+
+
+@dataclass(frozen=True)
+class Generation:
+    folder: Path
+
+    @property
+    def database(self) -> Path:
+        return self.folder / "benchmarks.duckdb"
+
+    @property
+    def export(self) -> Path:
+        return self.folder / "export"
+
+    @property
+    def public(self) -> Path:
+        return self.folder / "public"
+
+
+def new_generation(build: Path) -> Generation:
+    build.mkdir(parents=True, exist_ok=True)
+    folder = build / f"{PREFIX}{time.time_ns()}-{os.getpid()}"
+    folder.mkdir()
+    return Generation(folder)
+
+
+def hugo_config(site: Path, generation: Generation) -> Path:
+    """A config file that Hugo reads after site/hugo.toml (``--config a,b``: the later file's module
+    mounts replace the earlier's): the same mounts, with the exported data read from ``generation``."""
+    config = tomllib.loads((site / "hugo.toml").read_text(encoding="utf-8"))
+    lines = ["[module]"]
+    for mount in config["module"]["mounts"]:
+        source = mount["source"]
+        if source.startswith(EXPORT_MOUNT):
+            source = str(generation.export / source.removeprefix(EXPORT_MOUNT))
+        lines += ["  [[module.mounts]]", f"    source = {json.dumps(source)}", f"    target = {json.dumps(mount['target'])}"]
+    path = generation.folder / "hugo-mounts.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _link(path: Path, target: str) -> None:
+    """Make ``path`` a link to ``target``, replacing what is there in one rename where it can: a
+    folder left by a build before generations existed is moved aside first (once)."""
+    if path.is_symlink() and os.readlink(path) == target:
+        return
+    tmp = path.with_name(f".{path.name}.link-{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    os.symlink(target, tmp)
+    if path.is_dir() and not path.is_symlink():
+        aside = path.with_name(f".{path.name}.old-{os.getpid()}")
+        os.replace(path, aside)
+        os.replace(tmp, path)
+        shutil.rmtree(aside, ignore_errors=True)
+    else:
+        os.replace(tmp, path)
+
+
+def switch_to(generation: Generation) -> None:
+    """Publish ``generation``: the one rename that moves database, export and site together."""
+    _link(generation.folder.parent / CURRENT, generation.folder.name)
+
+
+def fixed_links(root: Path) -> None:
+    """Make the fixed links into ``current`` (once: a project built before generations has folders there)."""
+    for path, target in LINKS.items():
+        _link(root / path, target)
+
+
+def remove_stale(build: Path) -> list[Path]:
+    """Remove every generation folder that ``current`` does not name (builds that failed or died,
+    and the one the last build replaced); returns them."""
+    current = build / CURRENT
+    keep = os.readlink(current) if current.is_symlink() else None
+    stale = [p for p in build.glob(f"{PREFIX}*") if p.name != keep]
+    for folder in stale:
+        shutil.rmtree(folder, ignore_errors=True)
+    return stale

@@ -1,0 +1,192 @@
+"""Builds that cannot be half done: killed at any phase, out of disk space, or two at once, a build
+leaves the previous site, database and downloads whole and together, and the next build cleans up."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from conftest import ROOT, copy_project
+from ingest.build import Layout, build_site
+
+STUDY = "graid-supremeraid-mysql-2023"
+CHANGED = "Changed on purpose"
+
+# A build in a process of its own that kills itself (SIGKILL: no cleanup of any kind runs) at one
+# phase, by wrapping the function that starts that phase. Hugo and Node are started in a thread, and
+# the process is killed while they run.
+DRIVER = textwrap.dedent("""
+    import os, signal, sys, threading, time
+    from pathlib import Path
+    from ingest import build, embed_render, generation, stage
+    from ingest.build import Layout, build_site
+
+    def die():
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def after(module, name):
+        original = getattr(module, name)
+        def wrapped(*args, **kwargs):
+            original(*args, **kwargs)
+            die()
+        setattr(module, name, wrapped)
+
+    def before(module, name):
+        setattr(module, name, lambda *args, **kwargs: die())
+
+    def during(module, name, seconds):
+        original = getattr(module, name)
+        def wrapped(*args, **kwargs):
+            threading.Thread(target=original, args=args, kwargs=kwargs, daemon=True).start()
+            time.sleep(seconds)
+            die()
+        setattr(module, name, wrapped)
+
+    phase = sys.argv[2]
+    if phase == "load":
+        after(stage, "insert_bundles")  # the rows are in the new database, not yet checkpointed
+    elif phase == "export":
+        after(build, "export_all")
+    elif phase == "embeds":
+        during(embed_render.children, "run", 0.5)
+    elif phase == "hugo":
+        during(build, "run_hugo", 1.0)
+    elif phase == "switch":
+        before(build, "switch_to")
+    elif phase == "links":
+        before(build, "fixed_links")  # build/current names the new generation already
+    build_site(Layout(Path(sys.argv[1])))
+""")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Layout:
+    """A project built once (the previous site every test starts from)."""
+    layout = copy_project(tmp_path_factory.mktemp("built"))
+    build_site(layout)
+    return layout
+
+
+@pytest.fixture
+def project(built, tmp_path) -> Layout:
+    """A copy of the built project (links kept as links), with one study's title changed."""
+    for name in ("site", "content", "data", "build", "public", "node_modules"):
+        source = built.root / name
+        if source.is_symlink() or source.is_file():
+            os.symlink(os.readlink(source), tmp_path / name)
+        else:
+            shutil.copytree(source, tmp_path / name, symlinks=True)
+    layout = Layout(tmp_path)
+    bundle = layout.data / STUDY / "bundle.yaml"
+    text = bundle.read_text(encoding="utf-8")
+    bundle.write_text(text.replace('\ntitle: "', f'\ntitle: "{CHANGED} ', 1), encoding="utf-8")
+    return layout
+
+
+def published_title(layout: Layout) -> tuple[bool, bool, bool]:
+    """Whether the changed title is in the published database, the download and the site."""
+    def in_db(path: Path) -> bool:
+        con = duckdb.connect(str(path), read_only=True)
+        try:
+            title = con.execute("SELECT title FROM studies WHERE study = ?", [STUDY]).fetchone()[0]
+        finally:
+            con.close()
+        return title.startswith(CHANGED)
+    page = (layout.public / "studies" / STUDY / "index.html").read_text(encoding="utf-8")
+    assert page.rstrip().endswith("</html>")  # whole
+    return in_db(layout.database), in_db(layout.public / "data" / "benchmarks.duckdb"), CHANGED in page
+
+
+def kill_at(layout: Layout, phase: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", DRIVER, str(layout.root), phase], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+
+
+def children_of(layout: Layout) -> list[str]:
+    """Command lines of live processes that name this project (a Hugo or Node left running)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if str(layout.root) in cmdline and "-c" not in cmdline.split()[:2]:
+            found.append(cmdline)
+    return found
+
+
+@pytest.mark.parametrize("phase", ["load", "export", "embeds", "hugo", "switch", "links"])
+def test_a_build_killed_at_any_phase_leaves_the_outputs_whole_and_together(project, phase):
+    done = kill_at(project, phase)
+    assert done.returncode == -9, done.stderr[-2000:]
+    # before the switch, everything is the previous build's; after it, everything is the new one's
+    assert published_title(project) == ((True,) * 3 if phase == "links" else (False,) * 3)
+    assert len(list(project.build.glob("gen-*"))) == 2  # the killed build's or the one it replaced: not yet removed
+    deadline = time.monotonic() + 5
+    while children_of(project) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert children_of(project) == []  # Hugo and Node died with the build
+    build_site(project)
+    assert published_title(project) == (True, True, True)
+    assert [p.name for p in project.build.glob("gen-*")] == [os.readlink(project.build / "current")]
+    assert [p.name for p in project.build.iterdir() if p.name.startswith(".") and p.name != ".lock"] == []
+
+
+def test_two_builds_at_once_one_builds_the_other_stops_with_one_line(project):
+    benchdb = Path(sys.executable).parent / "benchdb"
+    runs = [subprocess.Popen([str(benchdb), "build"], cwd=project.root, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    results = sorted((r.wait(timeout=300), *r.communicate()) for r in runs)
+    (ok, out, _), (failed, _, err) = results
+    assert (ok, out.splitlines()[-1]) == (0, f"built {project.public}")
+    assert failed == 1
+    assert err.startswith(f"Error: another build is running in {project.root} (process ")
+    assert err.endswith("): wait for it to finish\n") and err.count("\n") == 1
+    assert published_title(project) == (True, True, True)
+
+
+# The largest file the build may write, in the next test (the new database is larger).
+FILE_LIMIT = 2 * 2**20
+FULL_DISK = textwrap.dedent(f"""
+    import resource, signal, subprocess, sys
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as on a full disk
+    resource.setrlimit(resource.RLIMIT_FSIZE, ({FILE_LIMIT}, {FILE_LIMIT}))
+    sys.exit(subprocess.run([sys.argv[1], "build"]).returncode)
+""")
+
+
+def test_a_write_that_fails_stops_the_build_with_one_line_and_nothing_left(project):
+    assert (project.database.stat().st_size > FILE_LIMIT)
+    benchdb = Path(sys.executable).parent / "benchdb"
+    done = subprocess.run([sys.executable, "-c", FULL_DISK, str(benchdb)], cwd=project.root, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 1
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("Error: the build stopped (") and last.endswith(
+        "; nothing was published: the site, database and downloads are as they were"), done.stderr
+    assert "Traceback" not in done.stderr
+    assert published_title(project) == (False, False, False)
+    assert [p.name for p in project.build.glob("gen-*")] == [os.readlink(project.build / "current")]
+    assert [p for p in project.build.rglob("*") if p.name.endswith((".wal", ".tmp")) or ".tmp-" in p.name] == []
+
+
+def test_a_project_built_before_generations_is_moved_to_them(project):
+    """public/, build/export/ and build/benchmarks.duckdb as plain folders and files (older builds)."""
+    for name in ("public", "build/export", "build/benchmarks.duckdb"):
+        path = project.root / name
+        target = path.resolve()
+        path.unlink()
+        (shutil.copytree if target.is_dir() else shutil.copyfile)(target, path)
+    (project.build / "current").unlink()
+    build_site(project)
+    assert all((project.root / name).is_symlink() for name in ("public", "build/export", "build/benchmarks.duckdb"))
+    assert published_title(project) == (True, True, True)
+    assert [p.name for p in project.root.iterdir() if p.name.startswith(".")] == []
