@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import textwrap
 import time
+import tomllib
 from pathlib import Path
 
 import duckdb
@@ -190,3 +192,11 @@ def test_a_project_built_before_generations_is_moved_to_them(project):
     assert all((project.root / name).is_symlink() for name in ("public", "build/export", "build/benchmarks.duckdb"))
     assert published_title(project) == (True, True, True)
     assert [p.name for p in project.root.iterdir() if p.name.startswith(".")] == []
+
+
+def test_netlify_publishes_a_real_folder_holding_the_site(built):
+    """Netlify's deploy does not follow links: its publish path must end in a folder, the site's."""
+    publish = tomllib.loads((ROOT / "netlify.toml").read_text(encoding="utf-8"))["build"]["publish"]
+    folder = built.root / publish
+    assert stat.S_ISDIR(os.lstat(folder).st_mode)
+    assert folder.resolve() == built.public.resolve() and (folder / "index.html").is_file()
