@@ -2,7 +2,9 @@
 
 Writes a bundle holding one interval-heavy sysbench 1.0 log in a temporary folder, then, in a fresh
 Python process, validates it and loads it into DuckDB, and prints the process's peak resident memory
-(VmHWM) after each step, with the time taken. Asserts nothing.
+(VmHWM) after each step, with the time taken. Then it builds the site (`benchdb build`, from an
+empty cache) from a copy of the project with that bundle added, and prints the build's time and the
+peak memory of its largest process. Asserts nothing.
 
     .venv/bin/python benchmarks/bench_biglog.py [--mb 200]
 """
@@ -12,10 +14,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from bench_sysbench import make_log
@@ -87,6 +91,17 @@ def main() -> None:
         print(f"after imports  peak {got['start_mb']:6.0f} MB")
         print(f"validate       peak {got['validate_mb']:6.0f} MB  ({got['validate_s']:.1f} s)")
         print(f"validate+load  peak {got['load_mb']:6.0f} MB  ({got['load_s']:.1f} s load)")
+        sys.path.insert(0, str(root / "tests"))
+        from conftest import copy_project
+
+        project = copy_project(folder / "project")
+        shutil.copytree(bundle, project.data / bundle.name)
+        start = time.perf_counter()
+        subprocess.run([str(Path(sys.executable).parent / "benchdb"), "build"], cwd=project.root, check=True,
+                       capture_output=True)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"benchdb build  peak {peak:6.0f} MB  ({time.perf_counter() - start:.1f} s, the project's bundles "
+              "and this one, empty cache; the largest process of the build)")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -153,3 +153,32 @@ def test_many_runs_are_drawn_one_chart_per_system_coloured_by_threads(built_site
     assert "coloured by thread count" in figure.locator("figcaption").inner_text()
     page.close()
     server.shutdown()
+
+
+def test_a_run_with_more_samples_than_a_page_shows_is_named_not_drawn(site, tmp_path, monkeypatch):
+    """A run over runs.MAX_SAMPLES_SHOWN (lowered here below ro-64's 60 samples) is left out of the
+    chart and the samples tables, and the study's data says so with its count."""
+    from ingest.publish import export_all, runs
+
+    monkeypatch.setattr(runs, "MAX_SAMPLES_SHOWN", 59)
+    export_all(db_path=site.database, out_dir=tmp_path, bundles=site.data)
+    doc = json.loads((tmp_path / "data" / "studies" / "sysbench-logs-fixture.json").read_text(encoding="utf-8"))
+    by_run = {r["artifact"]: r for r in doc["runs"]}
+    assert (by_run["ro-64"]["interval_count"], by_run["ro-64"]["intervals"]) == (60, [])
+    assert by_run["ro-64"]["intervals_withheld"] == "60 interval samples, more than the 59 a study page draws and lists"
+    assert by_run["rw-64"]["intervals_withheld"] is None and len(by_run["rw-64"]["intervals"]) == 15
+    assert by_run["rw-64"]["latency_pct"] == 95.0
+    drawn = {r["artifact"] for chart in doc["runs_charts"] for r in chart["runs"]}
+    assert drawn == {"rw-64", "rw-64-cut"}
+
+
+def test_the_study_page_names_a_run_it_does_not_draw(tmp_path, monkeypatch):
+    from ingest.publish import runs
+
+    monkeypatch.setattr(runs, "MAX_SAMPLES_SHOWN", 59)
+    built = build_with_bundle(tmp_path, FIXTURE)
+    page = (built.public / "studies" / "sysbench-logs-fixture" / "index.html").read_text(encoding="utf-8")
+    assert ('<p class="meta" data-withheld="ro-64">Not drawn or listed: <code>artifacts/ro-64.log</code> has '
+            "60 interval samples, more than the 59 a study page draws and lists; every sample is in") in page
+    assert page.count("data-withheld=") == 1 and 'data-samples="ro-64"' not in page
+    assert 'data-samples="rw-64"' in page

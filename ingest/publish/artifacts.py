@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import duckdb
@@ -14,10 +13,25 @@ import duckdb
 from .db import rows
 
 MAX_LINES = 20_000  # a longer file is offered whole, without a page of its lines
+MAX_PAGE_BYTES = 8 * 2**20  # and so is a larger one (a few very long lines)
+CHUNK = 4 * 2**20
 
 
 class ArtifactChanged(Exception):
     pass
+
+
+def _copy(source: Path, target: Path) -> tuple[str, int]:
+    """Copy ``source`` a piece at a time (a log may be hundreds of MB); its SHA-256 and how many lines
+    it has (as str.splitlines counts them in a log: a last line without its newline counts too)."""
+    digest, newlines, last = hashlib.sha256(), 0, b"\n"
+    with open(source, "rb") as src, open(target, "wb") as out:
+        while piece := src.read(CHUNK):
+            digest.update(piece)
+            newlines += piece.count(b"\n")
+            last = piece[-1:]
+            out.write(piece)
+    return digest.hexdigest(), newlines + (last != b"\n")
 
 
 def export_artifacts(con: duckdb.DuckDBPyConnection, *, static_dir: Path, data_dir: Path, bundles: Path) -> list[dict]:
@@ -29,14 +43,16 @@ def export_artifacts(con: duckdb.DuckDBPyConnection, *, static_dir: Path, data_d
         if not source.is_file():  # a folder of snapshots: listed, its files not copied one by one
             entries.append({**a, "file": None, "lines": None})
             continue
-        data = source.read_bytes()
-        if hashlib.sha256(data).hexdigest() != a["sha256"]:
-            raise ArtifactChanged(f"{source}: changed since it was loaded (its SHA-256 is no longer {a['sha256']})")
         folder = static_dir / "artifacts" / a["study"] / a["artifact"]
         folder.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, folder / source.name)
-        lines = data.decode("utf-8", errors="replace").splitlines()
-        entries.append({**a, "file": source.name, "line_count": len(lines),
-                        "lines": lines if len(lines) <= MAX_LINES else None})
+        digest, line_count = _copy(source, folder / source.name)
+        if digest != a["sha256"]:
+            raise ArtifactChanged(f"{source}: changed since it was loaded (its SHA-256 is no longer {a['sha256']})")
+        lines = None
+        if line_count <= MAX_LINES and a["bytes"] <= MAX_PAGE_BYTES:
+            text = (folder / source.name).read_bytes().decode("utf-8", errors="replace").splitlines()
+            line_count = len(text)  # other line breaks than \n count too
+            lines = text if line_count <= MAX_LINES else None
+        entries.append({**a, "file": source.name, "line_count": line_count, "lines": lines})
     (data_dir / "artifacts.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
     return entries

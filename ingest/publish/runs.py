@@ -10,6 +10,9 @@ from ..fields import panels
 from .db import RESULT_ORDER, Snapshot, rows
 
 MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
+# A run with more interval samples than this (over 5 hours at sysbench's usual 1 s) is neither drawn
+# nor listed on its study page: the page would carry them all. Its samples are in the downloads.
+MAX_SAMPLES_SHOWN = 20_000
 
 
 def threads_text(threads: int | None) -> str:
@@ -27,18 +30,27 @@ def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
     runs = [dict(r) for r in db.of(study, "SELECT * FROM runs ORDER BY study, system, threads, artifact", keep_study=True)]
     values = _by(db.of(study, "SELECT study, result, metric, value_text, provenance, source_href FROM results "
                               f"WHERE value_kind = 'measured' ORDER BY {RESULT_ORDER}"), "result")
-    # interval samples stay a query per study: all of them at once would be every log in memory
+    # interval samples stay a query per study (all of them at once would be every log in memory),
+    # of the runs with no more than MAX_SAMPLES_SHOWN
+    summary = {a: (n, pcts) for a, n, pcts in db.con.execute(
+        "SELECT artifact, count(*), list(DISTINCT latency_pct ORDER BY latency_pct) FILTER (latency_pct IS NOT NULL) "
+        "FROM intervals WHERE study = ? GROUP BY artifact", [study]).fetchall()} if runs else {}
+    shown = sorted(a for a, (n, _) in summary.items() if n <= MAX_SAMPLES_SHOWN)
     samples = _by(rows(db.con, "SELECT artifact, t_s, tps, latency_ms, latency_pct FROM intervals "
-                               "WHERE study = ? ORDER BY artifact, t_s", [study]), "artifact") if runs else {}
+                               "WHERE study = ? AND list_contains(?, artifact) ORDER BY artifact, t_s",
+                       [study, shown]), "artifact") if shown else {}
     for run in runs:
         run["system_label"] = labels[run["system"]]
         run["values"] = {v["metric"]: {"text": v["value_text"], "provenance": v["provenance"],
                                        "source_href": v["source_href"]} for v in values.get(run["artifact"], [])}
         run["href"] = f"/artifacts/{study}/{run['artifact']}/"
+        run["interval_count"], pcts = summary.get(run["artifact"], (0, []))
         run["intervals"] = [{k: s[k] for k in ("t_s", "tps", "latency_ms", "latency_pct")}
                             for s in samples.get(run["artifact"], [])]
-        pcts = {s["latency_pct"] for s in run["intervals"] if s["latency_pct"] is not None}
-        run["latency_pct"] = pcts.pop() if len(pcts) == 1 else None
+        run["intervals_withheld"] = (f"{run['interval_count']:,} interval samples, more than the "
+                                     f"{MAX_SAMPLES_SHOWN:,} a study page draws and lists"
+                                     if run["interval_count"] > MAX_SAMPLES_SHOWN else None)
+        run["latency_pct"] = pcts[0] if pcts and len(pcts) == 1 else None
         run["label"] = (f"{run['artifact']}: {run['system_label']}, {threads_text(run['threads'])}"
                         + ("" if run["complete"] else " (unfinished)"))
     return runs

@@ -1,8 +1,9 @@
 // Interval samples of sysbench runs over time, one line per run (dashed: unfinished), as a pure
 // function of the exported spec: the study page draws it in the browser and
-// site/render/embeds.mjs draws the same panel in Node for the SVG and PNG embeds. Each run names
+// site/render/embeds.mjs draws the same panel in Node for the SVG embed. Each run names
 // what its colour stands for (r.colour): the run itself, or (spec.colour "threads") its thread count.
 import {line, plot, ruleY} from "@observablehq/plot";
+import {extent} from "d3-array";
 import {PALETTE, styleFor} from "./palette.js";
 
 export function plotRuns(spec, metric, {width = 640, document, standalone = false} = {}) {
@@ -12,8 +13,7 @@ export function plotRuns(spec, metric, {width = 640, document, standalone = fals
   const pcts = [...new Set(spec.runs.map((r) => r.latency_pct).filter((p) => p != null))];
   const suffix = metric === "latency_ms" && pcts.length === 1 ? `, ${pcts[0]}th percentile` : "";
   // samples come every whole second or more: on a short run, tick each second rather than 0.2 s steps
-  const times = points.map((p) => p.t_s);
-  const [first, last] = [Math.min(...times), Math.max(...times)];
+  const [first, last] = extent(points, (p) => p.t_s);  // not Math.min(...): a spread of many samples overflows the stack
   const seconds = last - first <= 12
     ? {ticks: Array.from({length: last - first + 1}, (_, i) => first + i), tickFormat: String} : {};
   const marks = [
