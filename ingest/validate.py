@@ -235,7 +235,7 @@ class _Checker:
                              "record damaged text in corrections")
                 elif inexact(text):
                     self.add(loc + ("rows", r, "values"), "inexact-number", f"value {c + 1} ({col}): {inexact(text)}")
-                elif text.startswith("-") and c < len(labels) and never_negative(metrics[c]):
+                elif float(text) < 0 and c < len(labels) and never_negative(metrics[c]):
                     self.add(loc + ("rows", r, "values"), "negative",
                              f"value {c + 1} ({col}) is {text}: {metrics[c]} is never negative (schema/fields.yaml)")
         for k, fix in enumerate(t.corrections):
@@ -273,11 +273,11 @@ class _Checker:
             self.add(loc + ("path",), "path-escapes", f"artifact path {a.path!r} leaves the bundle folder")
             return
         try:
-            target, why = _artifact_target(self.folder, rel, folder_ok=a.format == "mdstat-trace")
+            target, kind, why = _artifact_target(self.folder, rel, folder_ok=a.format == "mdstat-trace")
         except OSError as exc:
-            target, why = None, "artifact path {path!r} cannot be read: " + (exc.strerror or type(exc).__name__)
+            target, kind, why = None, "io", "artifact path {path!r} cannot be read: " + (exc.strerror or "error")
         if target is None:
-            self.add(loc + ("path",), "path-escapes" if "link" in why else "missing-file", why.format(path=a.path))
+            self.add(loc + ("path",), kind, why.format(path=a.path))
         elif a.format == "sysbench":
             self._sysbench(loc, a, target)
         elif a.format in ("mdstat", "mdstat-trace"):
@@ -339,23 +339,25 @@ class _Checker:
                          f"no table gives {chart.metric!r} against {chart.x!r} to draw")
 
 
-def _artifact_target(folder: Path, rel: Path, *, folder_ok: bool) -> tuple[Path | None, str]:
-    """The file (or, with ``folder_ok``, the folder of files) ``rel`` names inside ``folder``, or None and
-    why not (with ``{path}`` for the path as the bundle gives it). No symbolic link is followed: a link on
+def _artifact_target(folder: Path, rel: Path, *, folder_ok: bool) -> tuple[Path | None, str, str]:
+    """The file (or, with ``folder_ok``, the folder of files) ``rel`` names inside ``folder``, or None, the
+    kind of problem and why (with ``{path}`` for the path as the bundle gives it). No symbolic link is followed: a link on
     the way, or among a folder's files, is refused even when it points inside the bundle."""
     target = folder
     for part in rel.parts:
         target = target / part
         if target.is_symlink():
-            return None, f"artifact path {{path!r}} goes through a symbolic link ({part}): links are not followed"
+            return None, "symlink", f"artifact path {{path!r}} goes through a symbolic link ({part}): links are not followed"
     if target.is_file():
-        return target, ""
-    if folder_ok and target.is_dir():
+        return target, "", ""
+    if target.is_dir():
+        if not folder_ok:
+            return None, "not-a-file", "artifact path {path!r} is a folder: this format is one file"
         links = sorted(e.name for e in os.scandir(target) if e.is_symlink())
         if links:
-            return None, f"artifact folder {{path!r}} holds a symbolic link ({links[0]}): links are not followed"
-        return target, ""
-    return None, "artifact file {path!r} does not exist"
+            return None, "symlink", f"artifact folder {{path!r}} holds a symbolic link ({links[0]}): links are not followed"
+        return target, "", ""
+    return None, "missing-file", "artifact file {path!r} does not exist"
 
 
 def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
