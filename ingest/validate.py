@@ -72,6 +72,7 @@ _MESSAGES = {
     "missing": "missing required field",
     "extra_forbidden": "unknown key (not part of bundle format v1)",
 }
+_MEMBERS = {"str": "text", "int": "a whole number", "float": "a number", "bool": "true or false"}
 
 
 def _yaml_path(data: Any, loc: tuple) -> tuple[tuple, str]:
@@ -82,6 +83,8 @@ def _yaml_path(data: Any, loc: tuple) -> tuple[tuple, str]:
     for part in loc:
         if isinstance(node, dict) and isinstance(part, str) and part not in node and node.get("type") == part:
             continue  # discriminator tag of a tagged union, not a key in the file
+        if part in _MEMBERS and not (isinstance(node, dict) and part in node):
+            continue  # the member of a union of plain types (str | int | float | bool) the value was tried as
         path.append(part)
         if isinstance(part, int):
             item = node[part] if isinstance(node, list) and part < len(node) else None
@@ -106,7 +109,25 @@ def _model_problems(display: str, doc: YamlDocument, exc: ValidationError) -> li
                     and not NUMBER_TEXT.match(text):
                 message = f"{message}: {why_not_plain(text)}"
         problems.append(Problem(display, doc.line_of(path), name, err["type"], message))
-    return problems
+    return _one_per_value(problems)
+
+
+def _one_per_value(problems: list[Problem]) -> list[Problem]:
+    """One problem per value: a value a union of plain types refused is reported once, by the member whose
+    rule it breaks (NaN: not a finite number), or as not of any of the types."""
+    kept: dict[tuple, Problem] = {}
+    for problem in problems:
+        key = (problem.line, problem.field)
+        first = kept.get(key)
+        if first is None:
+            kept[key] = problem
+        elif first.type.endswith("_type") and problem.type.endswith("_type"):
+            got = first.message[first.message.rfind(" (got "):] if " (got " in first.message else ""
+            kept[key] = Problem(first.path, first.line, first.field, "type",
+                                f"Input should be {', '.join(_MEMBERS.values())}{got}")
+        elif first.type.endswith("_type") or first.type == "type":
+            kept[key] = problem
+    return list(kept.values())
 
 
 # --- rules across fields ------------------------------------------------------------------------

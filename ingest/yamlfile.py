@@ -58,6 +58,9 @@ class _StrictSafeLoader(_SafeLoader):
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise YamlProblem(line, "a key must be plain text, not a list or a mapping")
                 key = self.construct_object(key_node, deep=True)
+                if not isinstance(key, str):
+                    kind = "null" if key is None else "true or false" if isinstance(key, bool) else "a number"
+                    raise YamlProblem(line, f"key {key_node.value!r} is read as {kind}, not text: quote it")
                 if key in seen:
                     raise YamlProblem(line, f"key {key!r} is given twice (first on line {seen[key]})", str(key))
                 seen[key] = line
@@ -150,6 +153,9 @@ def _check_shape(text: str) -> None:
                     stack[-1][3] = max(stack[-1][3], deepest)
                 continue
             if isinstance(event, yaml.AliasEvent):
+                if any(event.anchor == anchor for anchor, *_ in stack):
+                    raise YamlProblem(line, f"alias *{event.anchor} is inside the node it names: a structure that "
+                                            "holds itself is refused")
                 aliases += 1
                 if aliases > MAX_ALIASES:
                     raise YamlProblem(line, f"more than {MAX_ALIASES:,} aliases (*name): refused")
