@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from schema.models import iso_time
+
 TROUBLED = {"degraded", "recovering", "resyncing", "reshaping", "checking"}
 REBUILDING = {"recovering", "resyncing", "reshaping"}
 
@@ -21,7 +23,7 @@ class Alignment:
 
 
 def parse_started(text: str) -> datetime:
-    return datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    return iso_time(text)  # the bundle format's rule (a time that does not parse is refused at validation)
 
 
 def trace_array(trace: dict, wanted: str | None) -> str | None:

@@ -10,16 +10,25 @@ A formula is a Python-like expression, parsed with ``ast`` and evaluated by this
 - ``usable("6", 8)``: the usable capacity fraction of a RAID level on that many drives.
 
 Example: ``(max(row("tps-optimal", "a") / row("tps-optimal", "b")) - 1) * 100``.
+
+A formula is at most MAX_CHARS characters and MAX_DEPTH operations deep (a longer one is refused
+before it is parsed), and must give a finite number.
 """
 
 from __future__ import annotations
 
 import ast
+import math
 from dataclasses import dataclass
 from decimal import Decimal
 from statistics import fmean, median
 
 from schema.models import ResultTable
+from schema.numbers import NUMBER_TEXT
+
+
+MAX_CHARS = 2_000  # the longest formula of the shipped bundles has 250
+MAX_DEPTH = 50     # levels of operations inside operations (the shipped formulas have 7)
 
 
 class FormulaError(Exception):
@@ -71,7 +80,11 @@ class Values:
         row = next((r for r in t.rows if r.system == system), None)
         if row is None:
             raise FormulaError(f"table {table!r} has no row for system {system!r}")
-        return Vector(tuple(float(Decimal(x)) for x in row.cells()), tuple(c.label for c in t.columns))
+        cells = row.cells()
+        bad = next((x for x in cells if not NUMBER_TEXT.match(x)), None)
+        if bad is not None:
+            raise FormulaError(f"table {table!r}, system {system!r} holds {bad!r}, not a number")
+        return Vector(tuple(float(Decimal(x)) for x in cells), tuple(c.label for c in t.columns))
 
     def value(self, table: str, system: str, column: str) -> float:
         vector = self.row(table, system)
@@ -84,17 +97,37 @@ _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
            ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b}
 
 
+def _depth(tree: ast.AST) -> int:
+    """How deep the operations of ``tree`` nest (without recursion: a deep tree is what it guards against)."""
+    deepest, todo = 0, [(tree, 0)]
+    while todo:
+        node, depth = todo.pop()
+        deepest = max(deepest, depth)
+        todo.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
 def evaluate(formula: str, values: Values) -> float:
+    if len(formula) > MAX_CHARS:
+        raise FormulaError(f"longer than {MAX_CHARS:,} characters ({len(formula):,}): refused")
     try:
         tree = ast.parse(formula, mode="eval")
     except SyntaxError as exc:
         raise FormulaError(f"not a formula: {exc.msg}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise FormulaError("not a formula: too deeply nested") from None
+    if _depth(tree.body) > MAX_DEPTH:
+        raise FormulaError(f"operations nest more than {MAX_DEPTH} deep: refused")
     try:
         result = _eval(tree.body, values)
     except ZeroDivisionError:
         raise FormulaError("division by zero") from None
+    except OverflowError:
+        raise FormulaError("a number too large for a double") from None
     if isinstance(result, Vector):
         raise FormulaError("the formula gives a row, not one number: wrap it in max(), min() or mean()")
+    if not math.isfinite(result):
+        raise FormulaError(f"the formula gives {result}, not a finite number")
     return float(result)
 
 
@@ -123,7 +156,9 @@ def _eval(node, values: Values):
             if name == "row" and len(args) == 2:
                 return values.row(*map(str, args))
             if name == "usable" and len(args) in (2, 3):
-                return usable_fraction(str(args[0]), int(args[1]), *(int(a) for a in args[2:]))
+                if not all(isinstance(a, int) and not isinstance(a, bool) for a in args[1:]):
+                    raise FormulaError("usable() takes a RAID level and whole numbers of drives")
+                return usable_fraction(str(args[0]), args[1], *args[2:])
             raise FormulaError(f"wrong arguments to {name}()")
         if name in ("max", "min", "mean", "median"):
             items = [_eval(a, values) for a in node.args]

@@ -46,13 +46,14 @@ class Derivation:
 
 
 def _usable(bundle: Bundle, out: Derivation) -> None:
-    for system in bundle.systems:
+    for i, system in enumerate(bundle.systems):
         try:
             raid = system.raid
             out.usable[system.id] = None if raid is None else round(
                 usable_fraction(raid.level, raid.drives, raid.group_size), 4)
-        except FormulaError:
-            out.usable[system.id] = None  # a level whose capacity the formula does not know: left empty
+        except FormulaError as exc:  # too few drives for the level (every level has a capacity rule)
+            out.usable[system.id] = None
+            out.findings.append(Finding(("systems", i, "raid", "drives"), "bad-raid", str(exc)))
 
 
 def _formulas(bundle: Bundle, out: Derivation) -> None:

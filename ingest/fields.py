@@ -52,6 +52,7 @@ class Named(_Strict):
 class Registry(_Strict):
     fields: tuple[Field, ...]
     metrics: tuple[Named, ...]
+    never_negative: frozenset[str]
     panels: dict[Literal["runs", "rebuild"], tuple[Named, ...]]
 
     @model_validator(mode="after")
@@ -85,6 +86,11 @@ def keys(role: Role) -> list[str]:
 
 def facet_pages() -> list[Field]:
     return [f for f in registry().fields if f.page]
+
+
+def never_negative(metric: str | None) -> bool:
+    """Whether values of ``metric`` are never below zero (a throughput, a latency, ...)."""
+    return metric in registry().never_negative
 
 
 def metric_label(metric: str) -> str:

@@ -140,6 +140,21 @@ def _insert_intervals(con: duckdb.DuckDBPyConnection, runs: list[tuple[str, str,
         con.unregister("run_intervals")
 
 
+def artifact_digest(path: Path) -> tuple[int, str]:
+    """Size and SHA-256 of an artifact: a file's bytes, or for a folder of snapshots (an mdstat trace) its
+    files in name order, each as its name, a NUL and its bytes."""
+    if not path.is_dir():
+        with path.open("rb") as f:
+            digest = hashlib.file_digest(f, "sha256")
+            return f.tell(), digest.hexdigest()
+    digest, size = hashlib.sha256(), 0
+    for file in sorted(p for p in path.iterdir() if p.is_file()):
+        data = file.read_bytes()
+        digest.update(file.name.encode() + b"\0" + data)
+        size += len(data)
+    return size, digest.hexdigest()
+
+
 def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
     b: Bundle = loaded.bundle
     study = b.id
@@ -203,12 +218,10 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             cells = table_cells(result, index=index, single_workload=single)
             out["measurements"].extend({"study": study, **cell} for cell in cells)
         elif isinstance(result, Artifact):
-            with (loaded.folder / result.path).open("rb") as f:
-                digest = hashlib.file_digest(f, "sha256")
-                size = f.tell()
+            size, digest = artifact_digest(loaded.folder / result.path)
             out["artifacts"].append({
                 "study": study, "artifact": result.id, "format": result.format, "path": result.path,
-                "bytes": size, "sha256": digest.hexdigest(),
+                "bytes": size, "sha256": digest,
             })
             parsed = loaded.artifacts.get(result.id)
             if result.format == "sysbench" and parsed is not None:

@@ -6,16 +6,20 @@
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
 from pydantic import ValidationError
 
-from schema.models import NUMBER_TEXT, Artifact, Bundle, Derived, ResultTable
+from schema.models import Artifact, Bundle, Derived, ResultTable
+from schema.numbers import NUMBER_TEXT, inexact, why_not_plain
 
 from .claims import verdict_of
 from .derive import Derivation, derive
+from .fields import never_negative
 from .parsers import PARSERS, ParseError
 from .problems import Problem
 from .yamlfile import YamlDocument, YamlProblem, load_yaml
@@ -68,6 +72,7 @@ _MESSAGES = {
     "missing": "missing required field",
     "extra_forbidden": "unknown key (not part of bundle format v1)",
 }
+_MEMBERS = {"str": "text", "int": "a whole number", "float": "a number", "bool": "true or false"}
 
 
 def _yaml_path(data: Any, loc: tuple) -> tuple[tuple, str]:
@@ -78,6 +83,8 @@ def _yaml_path(data: Any, loc: tuple) -> tuple[tuple, str]:
     for part in loc:
         if isinstance(node, dict) and isinstance(part, str) and part not in node and node.get("type") == part:
             continue  # discriminator tag of a tagged union, not a key in the file
+        if part in _MEMBERS and not (isinstance(node, dict) and part in node):
+            continue  # the member of a union of plain types (str | int | float | bool) the value was tried as
         path.append(part)
         if isinstance(part, int):
             item = node[part] if isinstance(node, list) and part < len(node) else None
@@ -94,11 +101,33 @@ def _model_problems(display: str, doc: YamlDocument, exc: ValidationError) -> li
     problems = []
     for err in exc.errors():
         path, name = _yaml_path(doc.data, tuple(err["loc"]))
-        message = _MESSAGES.get(err["type"]) or err["msg"]
+        message = _MESSAGES.get(err["type"]) or err["msg"].removeprefix("Value error, ")
         if err["type"] not in _MESSAGES and "input" in err and not isinstance(err["input"], (dict, list)):
             message = f"{message} (got {err['input']!r})"
+            text = err["input"]
+            if err["type"] in ("int_type", "float_type") and isinstance(text, str) and re.search("[0-9]", text) \
+                    and not NUMBER_TEXT.match(text):
+                message = f"{message}: {why_not_plain(text)}"
         problems.append(Problem(display, doc.line_of(path), name, err["type"], message))
-    return problems
+    return _one_per_value(problems)
+
+
+def _one_per_value(problems: list[Problem]) -> list[Problem]:
+    """One problem per value: a value a union of plain types refused is reported once, by the member whose
+    rule it breaks (NaN: not a finite number), or as not of any of the types."""
+    kept: dict[tuple, Problem] = {}
+    for problem in problems:
+        key = (problem.line, problem.field)
+        first = kept.get(key)
+        if first is None:
+            kept[key] = problem
+        elif first.type.endswith("_type") and problem.type.endswith("_type"):
+            got = first.message[first.message.rfind(" (got "):] if " (got " in first.message else ""
+            kept[key] = Problem(first.path, first.line, first.field, "type",
+                                f"Input should be {', '.join(_MEMBERS.values())}{got}")
+        elif first.type.endswith("_type") or first.type == "type":
+            kept[key] = problem
+    return list(kept.values())
 
 
 # --- rules across fields ------------------------------------------------------------------------
@@ -118,7 +147,10 @@ class _Checker:
     def run(self) -> list[Problem]:
         b = self.bundle
         if b.id != self.folder.name:
-            self.add(("id",), "id-mismatch", f"id {b.id!r} does not match its folder name {self.folder.name!r}")
+            twin = self.folder.parent / b.id
+            also = (f" (and {display_path(twin)} is the folder of id {b.id!r}: the same study in two folders?)"
+                    if (twin / BUNDLE_FILE).is_file() else "")
+            self.add(("id",), "id-mismatch", f"id {b.id!r} does not match its folder name {self.folder.name!r}{also}")
         for section in ("sources", "systems", "workloads", "results", "charts", "claims"):
             seen: dict[str, int] = {}
             for i, item in enumerate(getattr(b, section)):
@@ -140,6 +172,11 @@ class _Checker:
             elif isinstance(result, Derived):
                 self._derived(i, result, sources, systems, workloads)
         self.derivation = derive(b, self.parsed)
+        for i, result in enumerate(b.results):
+            value = self.derivation.derived.get(result.id) if isinstance(result, Derived) else None
+            if value is not None and value < 0 and never_negative(result.metric):
+                self.add(("results", i, "formula"), "negative",
+                         f"the formula gives {value:g}: {result.metric} is never negative (schema/fields.yaml)")
         for finding in self.derivation.findings:
             self.add(finding.loc, finding.kind, finding.message, severity=finding.severity)
         self._charts()
@@ -185,6 +222,7 @@ class _Checker:
         self._ref(loc + ("provenance", "source"), t.provenance.source, sources, "source")
         self._ref(loc + ("defaults", "workload"), t.defaults.workload, workloads, "workload")
         labels = [c.label for c in t.columns]
+        metrics = [c.metric or t.defaults.metric for c in t.columns]
         for j, col in enumerate(t.columns):
             self._ref(loc + ("columns", j, "workload"), col.workload, workloads, "workload")
             if labels.index(col.label) != j:
@@ -205,13 +243,22 @@ class _Checker:
             rows[row.system] = row
             cells = row.cells()
             if len(cells) != len(t.columns):
+                spaced = len(cells) > len(t.columns) and re.search(r"(^|\s)[0-9]{1,3} [0-9]{3}(\s|$)", row.values)
                 self.add(loc + ("rows", r, "values"), "row-length",
-                         f"{len(cells)} values for {len(t.columns)} columns")
+                         f"{len(cells)} values for {len(t.columns)} columns" + (
+                             " (a number with a space between its thousands, 12 345, is two values: "
+                             "write 12345)" if spaced else ""))
             for c, text in enumerate(cells):
+                col = labels[c] if c < len(labels) else f"#{c + 1}"
                 if not NUMBER_TEXT.match(text):
-                    col = labels[c] if c < len(labels) else f"#{c + 1}"
                     self.add(loc + ("rows", r, "values"), "not-a-number",
-                             f"value {c + 1} ({col}) is {text!r}, not a plain number; record damaged text in corrections")
+                             f"value {c + 1} ({col}) is {text!r}: {why_not_plain(text)}; "
+                             "record damaged text in corrections")
+                elif inexact(text):
+                    self.add(loc + ("rows", r, "values"), "inexact-number", f"value {c + 1} ({col}): {inexact(text)}")
+                elif float(text) < 0 and c < len(labels) and never_negative(metrics[c]):
+                    self.add(loc + ("rows", r, "values"), "negative",
+                             f"value {c + 1} ({col}) is {text}: {metrics[c]} is never negative (schema/fields.yaml)")
         for k, fix in enumerate(t.corrections):
             cloc = loc + ("corrections", k)
             text = self._cell(cloc, rows, labels, fix.row, fix.column)
@@ -243,12 +290,15 @@ class _Checker:
         if a.workload is None and len(workloads) != 1:
             self.add(loc, "missing", f"artifact {a.id!r} has no workload and the bundle has {len(workloads)} workloads")
         rel = Path(a.path)
-        root = self.folder.resolve()
-        target = (self.folder / rel).resolve()
-        if rel.is_absolute() or ".." in rel.parts or not target.is_relative_to(root):
+        if rel.is_absolute() or ".." in rel.parts:
             self.add(loc + ("path",), "path-escapes", f"artifact path {a.path!r} leaves the bundle folder")
-        elif not (target.is_file() or (a.format == "mdstat-trace" and target.is_dir())):
-            self.add(loc + ("path",), "missing-file", f"artifact file {a.path!r} does not exist")
+            return
+        try:
+            target, kind, why = _artifact_target(self.folder, rel, folder_ok=a.format == "mdstat-trace")
+        except OSError as exc:
+            target, kind, why = None, "io", "artifact path {path!r} cannot be read: " + (exc.strerror or "error")
+        if target is None:
+            self.add(loc + ("path",), kind, why.format(path=a.path))
         elif a.format == "sysbench":
             self._sysbench(loc, a, target)
         elif a.format in ("mdstat", "mdstat-trace"):
@@ -257,6 +307,9 @@ class _Checker:
     def _mdstat(self, loc: tuple, a: Artifact, target: Path) -> None:
         try:
             parsed = PARSERS[a.format](target)
+        except OSError as exc:
+            self.add(loc + ("path",), "artifact-unreadable", f"{a.path}: {exc.strerror or exc}")
+            return
         except ParseError as exc:
             self.add(loc + ("path",), "artifact-unreadable", str(exc).replace(str(target), a.path, 1))
             return
@@ -267,6 +320,9 @@ class _Checker:
     def _sysbench(self, loc: tuple, a: Artifact, target: Path) -> None:
         try:
             run = PARSERS["sysbench"](target)
+        except OSError as exc:
+            self.add(loc + ("path",), "artifact-unreadable", f"{a.path}: {exc.strerror or exc}")
+            return
         except ParseError as exc:
             message = str(exc).replace(str(target), a.path, 1)
             self.add(loc + ("path",), "artifact-unreadable", message)
@@ -304,8 +360,32 @@ class _Checker:
                          f"no table gives {chart.metric!r} against {chart.x!r} to draw")
 
 
+def _artifact_target(folder: Path, rel: Path, *, folder_ok: bool) -> tuple[Path | None, str, str]:
+    """The file (or, with ``folder_ok``, the folder of files) ``rel`` names inside ``folder``, or None, the
+    kind of problem and why (with ``{path}`` for the path as the bundle gives it). No symbolic link is followed: a link on
+    the way, or among a folder's files, is refused even when it points inside the bundle."""
+    target = folder
+    for part in rel.parts:
+        target = target / part
+        if target.is_symlink():
+            return None, "symlink", f"artifact path {{path!r}} goes through a symbolic link ({part}): links are not followed"
+    if target.is_file():
+        return target, "", ""
+    if target.is_dir():
+        if not folder_ok:
+            return None, "not-a-file", "artifact path {path!r} is a folder: this format is one file"
+        links = sorted(e.name for e in os.scandir(target) if e.is_symlink())
+        if links:
+            return None, "symlink", f"artifact folder {{path!r}} holds a symbolic link ({links[0]}): links are not followed"
+        return target, "", ""
+    return None, "missing-file", "artifact file {path!r} does not exist"
+
+
 def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     display = display_path(file)
+    if file.is_symlink():
+        return None, [Problem(display, None, "", "symlink", f"{BUNDLE_FILE} is a symbolic link: a bundle file must "
+                                                            "be a file of its folder (links are not followed)")]
     try:
         doc = load_yaml(file)
     except YamlProblem as exc:
@@ -315,10 +395,15 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__ if doc.data is not None else "nothing"
         return None, [Problem(display, 1, "", "not-a-mapping", f"a bundle must be a YAML mapping, not {kind}")]
+    numbers = [Problem(display, line, _yaml_path(doc.data, path)[1], "inexact-number", why)
+               for path, line, why in doc.numbers]
     try:
         bundle = Bundle.model_validate(doc.data)
     except ValidationError as exc:
-        return None, _model_problems(display, doc, exc)
+        shown = {(p.line, p.field) for p in numbers}
+        return None, numbers + [p for p in _model_problems(display, doc, exc) if (p.line, p.field) not in shown]
+    if numbers:
+        return None, numbers
     folder = file.parent
     checker = _Checker(display, folder, bundle, doc)
     problems = checker.run()

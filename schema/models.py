@@ -7,20 +7,69 @@ so a number typed as a string, or a misspelt key, is reported instead of guessed
 
 from __future__ import annotations
 
-import re
+import json
+from datetime import date, datetime
+from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 SCHEMA_VERSION = 1
+# The characters that make a spreadsheet read a CSV cell as a formula (OWASP, CSV injection), and the
+# prefix that defuses them: read here to refuse labels, by the exporters (ingest/publish/csv_cells.py)
+# and by the browser's CSV downloads (site/assets/js/csv-cells.js).
+CSV_CELLS_PATH = Path(__file__).with_name("csv-cells.json")
+CSV_CELLS = json.loads(CSV_CELLS_PATH.read_text(encoding="utf-8"))
+# The largest whole number the database's INTEGER columns hold (ingest/sql/schema.sql).
+INT_MAX = 2**31 - 1
+_CONTROL = {c for c in range(32) if chr(c) not in "\t\n\r"} | {0x7F}
+
+
+def _plain_text(text: str) -> str:
+    bad = next((c for c in text if ord(c) in _CONTROL), None)
+    if bad is not None:
+        raise ValueError(f"control character U+{ord(bad):04X} is not allowed in text")
+    return text
+
+
+def _label(text: str) -> str:
+    if text[:1] in CSV_CELLS["formula_leading"]:
+        raise ValueError(f"a label may not begin with {text[:1]!r}: a spreadsheet opening the published CSV "
+                         "would run it as a formula")
+    return text
+
+
+def _calendar_date(text: str) -> str:
+    year, month, day = ([int(p) for p in text.split("-")] + [1, 1])[:3]  # a partial date: its first day
+    try:
+        date(year, month, day)
+    except ValueError as exc:
+        raise ValueError(f"{text} is not a date of the calendar ({exc})") from None
+    return text
+
+
+def iso_time(text: str) -> datetime:
+    """A wall-clock time in ISO 8601 (``Z`` for UTC allowed)."""
+    return datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+
+
+def _iso_time(text: str) -> str:
+    try:
+        iso_time(text)
+    except ValueError:
+        raise ValueError("not an ISO 8601 time of the calendar (e.g. 2023-05-01T12:00:00+00:00)") from None
+    return text
+
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
-Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
-PartialDate = Annotated[str, StringConstraints(pattern=r"^\d{4}(-\d{2}(-\d{2})?)?$")]
+Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False), AfterValidator(_plain_text)]
+Label = Annotated[Text, AfterValidator(_label)]
+PartialDate = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$"),
+                        AfterValidator(_calendar_date)]
+Timestamp = Annotated[Text, AfterValidator(_iso_time)]
 Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
 Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$")]
-# A number exactly as printed: digits, optional sign and decimal point, no thousands separators.
-NUMBER_TEXT = re.compile(r"^-?\d+(\.\d+)?$")
+Positive = Annotated[int, Field(ge=1, le=INT_MAX)]
 
 RaidLevel = Literal["0", "1", "5", "6", "10", "50", "60", "raid-dp", "linear", "none"]
 Protocol = Literal["local", "fcp", "iscsi", "nfs", "smb", "nvme-of"]
@@ -33,7 +82,7 @@ Metric = Literal[
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 class Source(Model):
@@ -60,11 +109,11 @@ class Provenance(Model):
     """Where a value is printed. ``line`` is the line in the source's text transcription."""
 
     source: Id
-    page: Annotated[int, Field(ge=1)] | None = None
+    page: Positive | None = None
     section: Text | None = None
     table: Text | None = None
     figure: Text | None = None
-    line: Annotated[int, Field(ge=1)] | None = None
+    line: Positive | None = None
 
 
 class Specification(Model):
@@ -87,10 +136,10 @@ class Storage(Model):
 
 class Raid(Model):
     level: RaidLevel
-    drives: Annotated[int, Field(ge=1)]
+    drives: Positive
     drive_model: Text
     chunk_kib: Annotated[float, Field(gt=0)] | None = None
-    group_size: Annotated[int, Field(ge=2)] | None = Field(None, description="RAID group size, when drives form several groups")
+    group_size: Annotated[int, Field(ge=2, le=INT_MAX)] | None = Field(None, description="RAID group size, when drives form several groups")
 
 
 class Filesystem(Model):
@@ -104,15 +153,15 @@ class Database(Model):
     version: Text | None = Field(None, description="None when the source does not say")
     doublewrite: bool | None = None
     compression: Text | None = Field(None, description='"none", or what compresses: e.g. "innodb-compressed-8k"')
-    buffer_pool_mib: Annotated[int, Field(gt=0)] | None = Field(None, description="innodb_buffer_pool_size in MiB")
-    page_size_kib: Annotated[int, Field(gt=0)] | None = None
+    buffer_pool_mib: Positive | None = Field(None, description="innodb_buffer_pool_size in MiB")
+    page_size_kib: Positive | None = None
     settings: dict[str, str | int | float | bool] = {}
 
 
 class Host(Model):
     model: Text | None = None
     cpu: Text | None = Field(None, description="None when the source does not say")
-    sockets: Annotated[int, Field(ge=1)] | None = None
+    sockets: Positive | None = None
     memory_gib: Annotated[float, Field(gt=0)] | None = None
     memory_detail: Text | None = None
     os: Text | None = None
@@ -129,7 +178,7 @@ class System(Model):
     """A system under test: storage, host and database as configured for the runs."""
 
     id: Id
-    label: Text
+    label: Label
     storage: Storage
     raid: Raid | None = None
     protocol: Protocol
@@ -144,13 +193,13 @@ class Workload(Model):
     tool: Text
     tool_version: Text | None = None
     test: Text
-    tables: Annotated[int, Field(ge=1)] | None = None
+    tables: Positive | None = None
     rows_per_table: Annotated[int, Field(ge=1)] | None = None
     data_size: Text | None = Field(None, description='Data set size as stated, e.g. "100GB"')
     data_gb: Annotated[float, Field(gt=0)] | None = Field(None, description="The stated data size as a number of GB")
     distribution: Text | None = None
-    concurrency: list[Annotated[int, Field(ge=1)]] = []
-    duration_s: Annotated[int, Field(ge=1)] | None = None
+    concurrency: list[Positive] = []
+    duration_s: Positive | None = None
     client: Host | None = Field(None, description="The machine the benchmark tool ran on, when not the database host")
     notes: Text | None = None
 
@@ -161,22 +210,22 @@ class Coordinates(Model):
     metric: Metric | None = None
     unit: Text | None = None
     state: ArrayState | None = None
-    threads: Annotated[int, Field(ge=1)] | None = None
+    threads: Positive | None = None
     workload: Id | None = None
 
 
 class Column(Coordinates):
-    label: Text
-    line: Annotated[int, Field(ge=1)] | None = Field(None, description="Line of this column's value, when rows share none")
+    label: Label
+    line: Positive | None = Field(None, description="Line of this column's value, when rows share none")
 
 
 class Row(Model):
     system: Id
-    label: Text = Field(description="The row heading as printed")
+    label: Label = Field(description="The row heading as printed")
     values: Text = Field(description="The row's numbers as printed, separated by spaces")
     state: ArrayState | None = None
-    threads: Annotated[int, Field(ge=1)] | None = None
-    line: Annotated[int, Field(ge=1)] | None = Field(None, description="Line of this row in the source's text")
+    threads: Positive | None = None
+    line: Positive | None = Field(None, description="Line of this row in the source's text")
 
     def cells(self) -> list[str]:
         return self.values.split()
@@ -227,10 +276,10 @@ class Artifact(Model):
     path: Text
     system: Id
     workload: Id | None = None
-    threads: Annotated[int, Field(ge=1)] | None = Field(None, description="Defaults to the log's own")
+    threads: Positive | None = Field(None, description="Defaults to the log's own")
     state: ArrayState | None = None
     incomplete: bool = Field(False, description="Keep a log that has no final statistics (shown as unfinished)")
-    started: Text | None = Field(None, description="Wall-clock start of the run, ISO 8601, to align with traces")
+    started: Timestamp | None = Field(None, description="Wall-clock start of the run, ISO 8601, to align with traces")
     array: Text | None = Field(None, description="For a trace: the md array it follows (e.g. md6)")
 
 
@@ -246,7 +295,7 @@ class Derived(Model):
     unit: Text
     workload: Id | None = None
     state: ArrayState | None = None
-    threads: Annotated[int, Field(ge=1)] | None = None
+    threads: Positive | None = None
     relation: Text = Field(description="The relation exactly as printed")
     formula: Text = Field(description="The relation as arithmetic over the bundle's values (ingest/claims.py)")
     decimals: Annotated[int, Field(ge=0, le=6)] = Field(

@@ -18,7 +18,8 @@ import yaml
 from conftest import copy_project, serve_folder
 from ingest.build import build_site
 
-PAYLOAD = """'" onload="alert(1)"></iframe><img src=x onerror=alert(2)><svg onload=alert(3)>&amp; """
+PAYLOAD = ("""'" onload="alert(1)"></iframe><img src=x onerror=alert(2)><svg onload=alert(3)>&amp; """
+           """</script><script>alert(5)</script>\u2028 =HYPERLINK("http://example.com","x") """)
 BUNDLES = ["graid-supremeraid-mysql-2023", "measured-mariadb-2core-vm", "netapp-tr3693-mysql-2010"]
 
 

@@ -14,6 +14,7 @@ from ..fields import as_data
 from .artifacts import export_artifacts
 from .colours import colour_chart, positions
 from .compare import export_compare
+from .csv_cells import export_rule
 from .db import Snapshot, materialise_views
 from .downloads import export_downloads
 from .embeds import export_embeds
@@ -47,6 +48,7 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
                         colour_chart(group["chart"], study["study"], where)
         (data / "facets.json").write_text(json.dumps(facets, ensure_ascii=False), encoding="utf-8")
         export_compare(con, out_dir=data, assets_dir=out_dir / "assets")
+        export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads
         export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,
                       specs_path=out_dir / "embed-specs.json", site_url=site_url)
     finally:

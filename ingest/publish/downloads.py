@@ -1,5 +1,5 @@
 """The downloads: results.csv and results.parquet (the registry's download fields), claims.csv and
-the database itself."""
+the database itself. The CSV files defuse text a spreadsheet would run as a formula (csv_cells.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 
 from ..fields import keys
+from .csv_cells import defused_select
 from .db import RESULT_ORDER
 
 # claims.csv: "claim" holds the wording as printed, "reading" an English reading where it is needed
@@ -19,8 +20,9 @@ CLAIMS = ("SELECT study, text AS claim, reading, language, source, stated, round
 
 def export_downloads(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
-    con.execute(f"COPY ({CLAIMS}) TO '{(out_dir / 'claims.csv').as_posix()}' (HEADER, DELIMITER ',')")
+    con.execute(f"COPY ({defused_select(con, CLAIMS)}) TO '{(out_dir / 'claims.csv').as_posix()}' (HEADER, DELIMITER ',')")
     select = f"SELECT {', '.join(keys('download'))} FROM results ORDER BY {RESULT_ORDER}"
-    con.execute(f"COPY ({select}) TO '{(out_dir / 'results.csv').as_posix()}' (HEADER, DELIMITER ',')")
+    csv = defused_select(con, select)  # the Parquet file keeps every text as it is
+    con.execute(f"COPY ({csv}) TO '{(out_dir / 'results.csv').as_posix()}' (HEADER, DELIMITER ',')")
     con.execute(f"COPY ({select}) TO '{(out_dir / 'results.parquet').as_posix()}' (FORMAT PARQUET)")
     shutil.copyfile(db_path, out_dir / "benchmarks.duckdb")

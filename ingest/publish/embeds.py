@@ -15,6 +15,8 @@ import json
 from pathlib import Path
 from typing import Iterator
 
+from .csv_cells import defused
+
 BY_X_COLUMNS = ["series", "x", "value", "value_text", "low", "high", "unit", "state", "value_kind", "provenance"]
 RUN_COLUMNS = ["run", "t_s", "metric", "value", "latency_pct", "status", "provenance"]
 REBUILD_COLUMNS = ["element", "t_s", "t_end_s", "time", "state", "metric", "value", "label", "flag", "provenance"]
@@ -119,7 +121,7 @@ def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(embed["columns"])
-        writer.writerows(embed["rows"])
+        writer.writerows([defused(cell) for cell in row] for row in embed["rows"])
         data = buffer.getvalue().encode("utf-8")
         chart_id = embed["id"]
         (out / f"{chart_id}.csv").write_bytes(data)

@@ -10,6 +10,7 @@ import {BASE_STYLE, PALETTE} from "./palette.js";
 import {load, studiesFor, studiesOf} from "./explore-load.js";
 import {latestOnly} from "./latest.js";
 import {citeView} from "./view-cite.js";
+import {defusedRows} from "./csv-cells.js";
 
 const form = document.getElementById("filters");
 const embedded = form.hasAttribute("data-embed");
@@ -333,12 +334,12 @@ const CSV_COLUMNS = ["study", "system", ...params.filter((p) => p !== "study"), 
   "value_kind", "provenance"];
 
 function toCsv(matching) {
-  return csvFormat(matching.map(({row, facets}) => {
+  return csvFormat(defusedRows(matching.map(({row, facets}) => {
     const value = row.querySelector("data");
     return {...facets, system: row.getAttribute("data-system"), threads: row.getAttribute("data-threads"),
       unit: row.getAttribute("data-unit"), value_text: value.getAttribute("value"), value_kind: value.dataset.kind,
       provenance: value.dataset.provenance};
-  }), CSV_COLUMNS) + "\n";
+  })), CSV_COLUMNS) + "\n";
 }
 
 // The order of the records (a comparison function), kept for the rows of studies loaded later.
