@@ -113,6 +113,7 @@ def export_studies(db: Snapshot, *, out_dir: Path) -> list[dict]:
     for (study,) in db.con.execute("SELECT study FROM studies ORDER BY study").fetchall():
         doc = study_doc(db, study, placed=placed)
         path = out_dir / "studies" / f"{study}.json"
-        path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
+        # no indent: json's C encoder serves only unindented output (indented, it was 5 s at 1,000 bundles)
+        path.write_text(json.dumps(doc, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
         docs.append(doc)
     return docs
