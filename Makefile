@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
+# actionlint checks .github/workflows (tests/test_workflows.py), built from the Go module proxy
+ACTIONLINT_VERSION := v1.7.12
+ACTIONLINT := $(BIN)/actionlint
 
 .PHONY: site test serve validate schema clean deps mariadb
 
@@ -24,6 +27,9 @@ $(CHROMIUM):
 	apt-get update
 	apt-get install -y --no-install-recommends chromium
 
+$(ACTIONLINT): | $(VENV)/.installed
+	GOBIN=$(abspath $(BIN)) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+
 # MariaDB server and sysbench from Debian's packages, for `benchdb capture` and its tests.
 mariadb: /usr/bin/sysbench /usr/sbin/mariadbd
 
@@ -41,7 +47,7 @@ validate: $(VENV)/.installed
 schema: $(VENV)/.installed
 	$(BIN)/benchdb schema --write
 
-test: deps $(CHROMIUM) mariadb
+test: deps $(CHROMIUM) mariadb $(ACTIONLINT)
 	$(BIN)/pytest
 
 serve: deps

@@ -12,14 +12,17 @@ import click
 from schema import SCHEMA_PATH, json_schema
 
 from .build import BuildError, Layout, build_site, find_root, serve
+from .github import annotation
 from .parsers import PARSERS, ParseError
 from .parsers.sysbench_intervals import IntervalColumns
 from .problems import BundleError, Problem
 from .validate import validate_paths
 
 
-def _report(problems: list[Problem]) -> None:
+def _report(problems: list[Problem], *, github: bool = False) -> None:
     for problem in problems:
+        if github:  # on standard output, where the runner reads workflow commands
+            click.echo(annotation(problem))
         click.echo(str(problem), err=True)
 
 
@@ -30,7 +33,8 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-def validate(paths: tuple[Path, ...]) -> None:
+@click.option("--github", is_flag=True, help="Also print each problem as a GitHub Actions annotation.")
+def validate(paths: tuple[Path, ...], github: bool) -> None:
     """Check bundles (default: every bundle in data/) and report every problem."""
     if not paths:
         try:
@@ -38,7 +42,7 @@ def validate(paths: tuple[Path, ...]) -> None:
         except BuildError as exc:
             raise click.ClickException(str(exc)) from None
     bundles, problems = validate_paths(paths)
-    _report(problems)
+    _report(problems, github=github)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         files = len({p.path for p in errors})
