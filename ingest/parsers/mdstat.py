@@ -1,9 +1,15 @@
 """Parse ``/proc/mdstat`` as the kernel prints it, one snapshot at a time.
 
-Forms handled: tabs and odd indentation, a leading ``# cat /proc/mdstat``, a missing
-``unused devices`` line, ``64k chunk`` and ``64k chunks``, ``super external:…``, inactive
-arrays without a level, read-only states, bitmaps, progress bars and DELAYED/PENDING.
-Anything the parser cannot read becomes a warning with its line number, never a guess.
+Forms handled (each from the kernel's print functions, see tests/fixtures/mdstat/PROVENANCE.md):
+tabs and odd indentation, a leading ``# cat /proc/mdstat``, a missing ``unused devices`` line,
+``64k chunks`` (raid0), ``512K chunks`` with near/far/offset copies (raid10), ``level 5, 64k chunk,
+algorithm 2`` (raid4/5/6), ``64k rounding`` (linear), ``super 1.2``/``super external:…``/``super
+non-persistent``, member flags (W)(J)(F)(S)(R), inactive arrays without a level, read-only states,
+bitmaps (with a bitmap file), progress bars, ``resync=DELAYED``/``PENDING`` and the cluster's
+``=REMOTE`` forms. A Personalities or progress line wrapped by a terminal is read as one line when
+the next line carries on with it, and as far as it goes when it was cut.
+Anything the parser cannot read becomes a warning with its line number, never a guess; so do figures
+that break a relation the kernel keeps between them (mdstat_checks.py).
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ import re
 from pathlib import Path
 
 from . import ParseError, read_artifact
+from .mdstat_checks import bitmap_off, progress_problems
+from .mdstat_progress import looks_like_progress, read_progress
 
 RE_PERSONALITIES = re.compile(r"^Personalities\s*:\s*(.*)$")
 RE_ARRAY = re.compile(r"^(md[\w/-]*)\s*:\s*(active|inactive)\b\s*(?:\((read-only|auto-read-only)\))?\s*(.*)$")
@@ -19,18 +27,18 @@ RE_LEVEL = re.compile(r"^(raid\d+|linear|multipath|faulty)$")
 RE_MEMBER = re.compile(r"^([^\s\[\]()]+)\[(\d+)\]((?:\([A-Z]\))*)$")
 RE_BLOCKS = re.compile(r"^(\d+) blocks\b(.*)$")
 RE_SUPER = re.compile(r"\bsuper (\S+)")
-RE_SUPER_TEXT = re.compile(r"^(?:\d+\.\d+|external:\S+)$")
-RE_CHUNK = re.compile(r"\b(\d+)k chunks?\b")
+RE_SUPER_TEXT = re.compile(r"^(?:\d+\.\d+|external:\S+|non-persistent)$")
+RE_CHUNK = re.compile(r"\b(\d+)[kK] chunks?\b")
 RE_ROUNDING = re.compile(r"\b(\d+)k rounding\b")
 RE_ALGORITHM = re.compile(r"\balgorithm (\d+)\b")
-RE_COPIES = re.compile(r"\b(\d+ (?:near|far|offset)-copies)\b")
+RE_COPIES = re.compile(r"\b(\d+ (?:near|far|offset)-copies|\d+ devices per set)\b")
 RE_LEVEL_WORD = re.compile(r"\blevel (\d+),")
 RE_DISKS = re.compile(r"\[(\d+)/(\d+)\]\s*\[([U_]*)\]")
-RE_BITMAP = re.compile(r"^bitmap:\s*(\d+)/(\d+) pages \[(\d+)KB\],\s*(\d+)KB chunk")
-RE_PROGRESS = re.compile(
-    r"^(?:\[[=>.]*\]\s*)?(recovery|resync|check|reshape|repair)\s*=\s*(\d+(?:\.\d+)?)%\s*"
-    r"\((\d+)/(\d+)\)\s*finish=(\d+(?:\.\d+)?)min\s*speed=(\d+)K/sec$")
-RE_PENDING = re.compile(r"^(resync|recovery|check|reshape|repair)\s*=\s*(DELAYED|PENDING)$")
+RE_BITMAP = re.compile(r"^bitmap:\s*(\d+)/(\d+) pages \[(\d+)KB\],\s*(\d+)(KB|B) chunk(?:, file: (\S.*))?$")
+RE_PENDING = re.compile(r"^(resync|recovery|recover|check|reshape|repair)\s*=\s*(DELAYED|PENDING|REMOTE)$")
+RE_PERSONALITY_NAMES = re.compile(r"^(?:\s*\[[\w-]+\])*\s*$")
+RE_PERSONALITY_CUT = re.compile(r"^((?:\s*\[[\w-]+\])*)\s*(\[[\w-]*)$")
+RE_KNOWN_START = re.compile(r"^(?:Personalities\b|md[\w/-]*\s*:|unused devices:|bitmap:|\d+ blocks\b)")
 RE_UNUSED = re.compile(r"^unused devices:\s*(.*)$")
 RE_PROMPT = re.compile(r"cat\s+/proc/mdstat")
 FLAGS = {"F": "faulty", "S": "spare", "W": "write-mostly", "R": "replacement", "J": "journal"}
@@ -56,7 +64,7 @@ class _Snapshot:
             self.seen_content = True
             if self.out["personalities"] is not None:
                 self.warn(line_no, "a second 'Personalities' line: two snapshots run together")
-            self.out["personalities"] = re.findall(r"\[([^\]]+)\]", m.group(1))
+            self.out["personalities"] = self._personalities(line_no, m.group(1))
             self.array = None
             return
         if m := RE_ARRAY.match(line):
@@ -75,6 +83,16 @@ class _Snapshot:
             self.warn(line_no, f"not /proc/mdstat content: {line[:80]!r}")
             return
         self._detail(line_no, line)
+
+    def _personalities(self, line_no: int, rest: str) -> list[str]:
+        """md_seq_show prints "[name] " for each personality; a cut line keeps the names it holds whole."""
+        if RE_PERSONALITY_NAMES.match(rest):
+            return re.findall(r"\[([^\]]+)\]", rest)
+        if cut := RE_PERSONALITY_CUT.match(rest):
+            self.warn(line_no, f"the 'Personalities' line ends inside {cut.group(2)!r}: read the whole names only")
+            return re.findall(r"\[([^\]]+)\]", cut.group(1))
+        self.warn(line_no, f"unreadable 'Personalities' line {rest.strip()[:80]!r}: no personalities read")
+        return []
 
     def _array(self, line_no: int, m: re.Match) -> None:
         name, state, read_only, rest = m.groups()
@@ -113,7 +131,7 @@ class _Snapshot:
                     self.warn(line_no, f"{a['name']}: unreadable superblock version {s.group(1)!r}")
             if c := RE_CHUNK.search(rest):
                 a["chunk_kib"] = int(c.group(1))
-            layout = [x.group(1) for x in (RE_COPIES.search(rest),) if x]
+            layout = RE_COPIES.findall(rest)
             if alg := RE_ALGORITHM.search(rest):
                 layout.append(f"algorithm {alg.group(1)}")
             if r := RE_ROUNDING.search(rest):
@@ -132,19 +150,23 @@ class _Snapshot:
                 self.warn(line_no, f"{a['name']}: unreadable disk count {rest.strip()[:60]!r}")
             return
         if m := RE_BITMAP.match(line):
-            a["bitmap"] = {"pages_used": int(m.group(1)), "pages_total": int(m.group(2)),
-                           "chunk_kib": int(m.group(4))}
-            return
-        if m := RE_PROGRESS.match(line):
-            kind, pct, done, total, finish, speed = m.groups()
-            a["operation"] = {"kind": kind, "percent": float(pct), "done_blocks": int(done),
-                              "total_blocks": int(total), "finish_min": float(finish), "speed_kib_s": int(speed),
-                              "line": line_no}
-            if int(done) > int(total):
-                self.warn(line_no, f"{a['name']}: progress {done}/{total} is past the end")
+            used, total, kib, chunk, unit, file = m.groups()
+            a["bitmap"] = {"pages_used": int(used), "pages_total": int(total),
+                           "chunk_kib": int(chunk) if unit == "KB" else int(chunk) / 1024, "file": file}
+            if problem := bitmap_off(a["bitmap"], int(kib)):
+                self.warn(line_no, f"{a['name']}: {problem}")
             return
         if m := RE_PENDING.match(line):
             a["pending"] = m.group(2)
+            return
+        op, missing, bar, tail = read_progress(line)
+        if op is not None:
+            if missing:
+                ends = f"ends in {tail!r}" if tail else "ends"
+                self.warn(line_no, f"{a['name']}: the progress line {ends} before {' and '.join(missing)}: not read")
+            a["operation"] = {**op, "line": line_no}
+            for problem in progress_problems(a, op, bar):
+                self.warn(line_no, problem)
             return
         if any(word in line for word in OPERATION_WORDS) or line.startswith("["):
             self.warn(line_no, f"{a['name']}: unreadable progress line {line[:80]!r}")
@@ -166,10 +188,39 @@ class _Snapshot:
         return self.out
 
 
+def _goes_on(line: str, following: str) -> str | None:
+    """What a terminal made of one line when it wrapped ``line`` (stripped) onto ``following`` (as read):
+    "'Personalities'" or "progress" when ``following`` carries on with it, else None."""
+    after = following.replace("\t", " ").rstrip("\r\n")
+    if not after.strip() or RE_KNOWN_START.match(after.strip()):
+        return None
+    if m := RE_PERSONALITIES.match(line):
+        if not RE_PERSONALITY_NAMES.match(m.group(1)) and RE_PERSONALITY_NAMES.match(m.group(1) + after):
+            return "'Personalities'"
+        if RE_PERSONALITY_NAMES.match(m.group(1)) and RE_PERSONALITY_NAMES.match(after):
+            return "'Personalities'"
+        return None
+    if looks_like_progress(line) and not RE_PENDING.match(line):
+        alone = read_progress(line)
+        if (alone.op is None or alone.missing) and (joined := read_progress(line + after)).op and not joined.missing:
+            return "progress"
+    return None
+
+
 def parse_snapshot_lines(lines: list[tuple[int, str]], *, name: str, keep_lines: bool = False) -> dict:
     snap = _Snapshot(lines[0][0] if lines else 1, name)
-    for line_no, line in lines:
+    i = 0
+    while i < len(lines):
+        line_no, line = lines[i]
+        text = line.replace("\t", " ").rstrip("\r\n").strip()
+        if i + 1 < len(lines) and text and (what := _goes_on(text, lines[i + 1][1])):
+            following_no, following = lines[i + 1]
+            array = f"{snap.array['name']}: " if what == "progress" and snap.array else ""
+            snap.warn(line_no, f"{array}the {what} line goes on at line {following_no} (wrapped): read as one line")
+            line = text + following.replace("\t", " ").rstrip("\r\n")
+            i += 1
         snap.feed(line_no, line)
+        i += 1
     return snap.finish(keep_lines=keep_lines)
 
 
@@ -178,6 +229,8 @@ def read_text(path: Path) -> str:
 
 
 def parse_file(path: Path) -> dict:
+    if Path(path).is_symlink():
+        raise ParseError(f"{path}: a symbolic link is not followed: put the snapshot itself in the bundle")
     text = read_text(path)
     return parse_snapshot_lines(list(enumerate(text.split("\n"), start=1)), name=str(path))
 
