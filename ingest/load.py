@@ -6,7 +6,6 @@ interrupted or failed load never leaves a half-written database behind.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from schema.models import Artifact, Bundle, Derived, Provenance, ResultTable
 from .align import run_seconds
 from .derive import Trace
 from .fields import results_columns_sql
+from .parsers import artifact_digest
 from .parsers.mdstat import array_state
 from .parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns
 from .validate import LoadedBundle
@@ -203,12 +203,10 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             cells = table_cells(result, index=index, single_workload=single)
             out["measurements"].extend({"study": study, **cell} for cell in cells)
         elif isinstance(result, Artifact):
-            with (loaded.folder / result.path).open("rb") as f:
-                digest = hashlib.file_digest(f, "sha256")
-                size = f.tell()
+            size, digest = artifact_digest(loaded.folder / result.path)  # a file, or a folder of snapshots
             out["artifacts"].append({
                 "study": study, "artifact": result.id, "format": result.format, "path": result.path,
-                "bytes": size, "sha256": digest.hexdigest(),
+                "bytes": size, "sha256": digest,
             })
             parsed = loaded.artifacts.get(result.id)
             if result.format == "sysbench" and parsed is not None:
