@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -55,3 +56,37 @@ def test_the_site_lists_the_folder(site):
     mine = [e for e in entries if e["study"] == "rebuild-folder-fixture"]
     assert [(e["artifact"], e["path"], e["file"]) for e in mine] == [("trace", "artifacts/mdstat", None)]
     assert (site.public / "studies" / "rebuild-folder-fixture" / "index.html").is_file()
+
+
+@pytest.mark.parametrize("where,target,problem", [
+    # a link inside the trace folder, to a file inside the bundle: refused by the parser
+    ("artifacts/mdstat/mdstat-2024-05-01T12-30-00Z.txt", "mdstat-2024-05-01T12-20-00Z.txt",
+     ("artifact-unreadable", "artifacts/mdstat/mdstat-2024-05-01T12-30-00Z.txt: a symbolic link in a trace folder "
+      "is not followed: put the file itself there")),
+    # a link inside the trace folder, to a file outside the bundle: refused the same way, never read
+    ("artifacts/mdstat/mdstat-2024-05-01T12-30-00Z.txt", "/etc/hostname",
+     ("artifact-unreadable", "artifacts/mdstat/mdstat-2024-05-01T12-30-00Z.txt: a symbolic link in a trace folder "
+      "is not followed: put the file itself there")),
+])
+def test_a_symbolic_link_in_a_trace_folder_fails_validation(tmp_path, where, target, problem):
+    folder = tmp_path / FIXTURE.name
+    shutil.copytree(FIXTURE, folder)
+    (folder / where).symlink_to(target)
+    _, problems = validate_paths([folder])
+    assert [(p.severity, p.field, p.type, p.message) for p in problems] == [("error", "results[trace].path", *problem)]
+
+
+def test_a_trace_path_that_is_a_symbolic_link(tmp_path):
+    folder = tmp_path / FIXTURE.name
+    shutil.copytree(FIXTURE, folder)
+    (folder / "artifacts" / "linked").symlink_to("mdstat")
+    (folder / "artifacts" / "outside").symlink_to(tmp_path)
+    bundle = folder / "bundle.yaml"
+    text = bundle.read_text()
+    bundle.write_text(text.replace("path: artifacts/mdstat,", "path: artifacts/linked,"))
+    _, problems = validate_paths([folder])
+    assert [p.message for p in problems] == [
+        "artifacts/linked: a symbolic link is not followed: put the trace itself in the bundle"]
+    bundle.write_text(text.replace("path: artifacts/mdstat,", "path: artifacts/outside,"))
+    _, problems = validate_paths([folder])
+    assert [p.message for p in problems] == ["artifact path 'artifacts/outside' leaves the bundle folder"]
