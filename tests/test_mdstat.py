@@ -353,7 +353,8 @@ def _changed(name, old, new):
      "(5 data devices x 3906885120 = 19534425600)"),
     ("kernel-raid10-layouts.txt", "(146494464/1953260544)", "(146494464/1953260545)",
      "line 4: md10: resync of 1953260545 blocks does not cover the raid10 array's 1953260544 blocks"),
-    ("kernel-raid10-layouts.txt", "15/15 pages [60KB]", "16/15 pages [64KB]", "line 5: md10: bitmap uses 16 of 15 pages"),
+    ("kernel-raid10-layouts.txt", "15/15 pages [60KB]", "16/15 pages [64KB]",
+     "line 5: md10: bitmap uses 16 of 15 pages"),
     ("kernel-raid10-layouts.txt", "15/15 pages [60KB]", "15/15 pages [61KB]",
      "line 5: md10: bitmap [61KB] is not 15 pages of 4, 8, 16 or 64 KB"),
 ])
@@ -365,7 +366,8 @@ def test_figures_that_break_a_relation_get_a_warning(name, old, new, warning):
     # 8448 of 208704 blocks is 4.05 %, printed 3.9: on an array this small the kernel's counts shifted by 10
     # bits lose up to 200 / (208704 // 1024 + 1) = 0.98 points more (the real pr28_2 snapshot shows it)
     ("checkraid-pr28_2.txt", "3.9%", "3.1%", []),
-    ("checkraid-pr28_2.txt", "3.9%", "2.9%", ["line 8: md0: recovery at 2.9% does not match 8448/208704 blocks (4.05%)"]),
+    ("checkraid-pr28_2.txt", "3.9%", "2.9%",
+     ["line 8: md0: recovery at 2.9% does not match 8448/208704 blocks (4.05%)"]),
     # (208704 - 1024) blocks at 12K/sec take 288.4 min at most; at 12 KiB/s the kernel's '+1' in its divisor
     # can make finish much shorter (pr28_0 prints 276.9), never longer
     ("checkraid-pr28_0.txt", "finish=276.9min", "finish=250.0min", []),
@@ -394,4 +396,5 @@ def test_a_snapshot_that_is_a_symbolic_link_is_refused(tmp_path):
     (tmp_path / "link.txt").symlink_to(FIXTURES / "checkraid-pr24.txt")
     with pytest.raises(ParseError) as exc:
         parse_file(tmp_path / "link.txt")
-    assert str(exc.value) == f"{tmp_path}/link.txt: a symbolic link is not followed: put the snapshot itself in the bundle"
+    assert str(exc.value) == (f"{tmp_path}/link.txt: a symbolic link is not followed: "
+                              "put the snapshot itself in the bundle")

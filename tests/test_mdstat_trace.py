@@ -196,7 +196,8 @@ def test_symbolic_links_are_refused_never_followed(tmp_path):
     (tmp_path / "link.trace").symlink_to(trace)
     with pytest.raises(ParseError) as exc:
         parse_trace(tmp_path / "link.trace")
-    assert str(exc.value) == f"{tmp_path}/link.trace: a symbolic link is not followed: put the trace itself in the bundle"
+    assert str(exc.value) == (f"{tmp_path}/link.trace: a symbolic link is not followed: "
+                              "put the trace itself in the bundle")
     (tmp_path / "linked-folder").symlink_to(folder)
     with pytest.raises(ParseError, match="a symbolic link is not followed"):
         parse_trace(tmp_path / "linked-folder")
@@ -220,3 +221,29 @@ def test_a_progress_line_cut_short_in_a_trace_is_kept_without_its_figures(tmp_pa
     assert md0["timeline"] == [{"state": "recovering", "start_s": 0.0, "end_s": 660.0}]
     # the cut sample has no done blocks: no throughput is measured against it, before or after
     assert md0["throughput"] == []
+
+
+def test_a_sample_that_does_not_come_after_the_one_before_is_an_error(tmp_path):
+    # the database keys trace samples by their time: a repeated time used to pass validation and stop the build
+    stamps = ["2024-05-01T12:00:00Z", "2024-05-01T12:10:00Z", "2024-05-01T12:10:00Z"]
+    path = _trace(tmp_path, stamps, SERIES)
+    lines = path.read_text().split("\n")
+    second, third = (i + 1 for i, line in enumerate(lines) if line == "2024-05-01T12:10:00Z")
+    with pytest.raises(ParseError) as exc:
+        parse_trace(path)
+    assert str(exc.value) == (f"{path}:{third}: 2024-05-01T12:10:00+00:00 does not come after the sample at line "
+                              f"{second} (2024-05-01T12:10:00+00:00): a trace goes forward in time")
+    folder = _snaps(tmp_path, {"mdstat-2024-05-01T12-00-00Z.txt": SERIES[0],
+                               "mdstat-2024-05-01T12:00:00Z.txt": SERIES[1]})
+    with pytest.raises(ParseError) as exc:
+        parse_trace(folder)
+    assert str(exc.value) == (f"{folder}: mdstat-2024-05-01T12-00-00Z.txt and mdstat-2024-05-01T12:00:00Z.txt "
+                              "name the same time")
+
+
+def test_a_count_beyond_what_the_kernel_prints_is_not_read(tmp_path):
+    big = SERIES[1].replace("(7680/208704)", "(7680/99999999999999999999)")
+    got = parse_trace(_trace(tmp_path, ["2024-05-01T12:00:00Z", "2024-05-01T12:10:00Z"], [SERIES[0], big]))
+    assert got["warnings"][0].endswith("md0: 99999999999999999999 in the progress line is more than the kernel can "
+                                       "count: not read")
+    assert [s["state"] for s in got["arrays"]["md0"]["timeline"]] == ["recovering", "degraded"]

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from . import ParseError, read_artifact
-from .mdstat_checks import bitmap_off, progress_problems
+from .mdstat_checks import MAX_COUNT, bitmap_off, progress_problems, size_off
 from .mdstat_progress import looks_like_progress, read_progress
 
 RE_PERSONALITIES = re.compile(r"^Personalities\s*:\s*(.*)$")
@@ -122,6 +122,9 @@ class _Snapshot:
             if a["blocks"] is not None:
                 self.warn(line_no, f"{a['name']}: a second size line")
                 return
+            if int(m.group(1)) > MAX_COUNT:
+                self.warn(line_no, f"{a['name']}: {m.group(1)} blocks is more than the kernel can count: not read")
+                return
             a["blocks"] = int(m.group(1))
             rest = m.group(2)
             if s := RE_SUPER.search(rest):
@@ -160,6 +163,10 @@ class _Snapshot:
             a["pending"] = m.group(2)
             return
         op, missing, bar, tail = read_progress(line)
+        if op is not None and (big := [v for v in op.values() if isinstance(v, int) and v > MAX_COUNT]):
+            self.warn(line_no, f"{a['name']}: {big[0]} in the progress line is more than the kernel can count: "
+                               "not read")
+            return
         if op is not None:
             if missing:
                 ends = f"ends in {tail!r}" if tail else "ends"
@@ -181,6 +188,8 @@ class _Snapshot:
         for a in self.out["arrays"]:
             if a["blocks"] is None:
                 self.warn(a["line"], f"{a['name']}: no size line")
+            if a["operation"] and (problem := size_off(a, a["operation"])):
+                self.warn(a["operation"]["line"], f"{a['name']}: {problem}")
             if not keep_lines:
                 a.pop("line")
                 if a["operation"]:

@@ -135,6 +135,12 @@ def _snapshots(path: Path) -> tuple[list[dict], list[str]]:
     aware = {s["time"].tzinfo is not None for s in snapshots}
     if len(aware) > 1:
         raise ParseError(f"{path}: some times carry a time zone and some do not")
+    for before, after in zip(snapshots, snapshots[1:]):
+        if after["file"] and after["time"] == before["time"]:
+            raise ParseError(f"{path}: {before['file']} and {after['file']} name the same time")
+        if after["time"] <= before["time"]:
+            raise ParseError(f"{path}:{after['line']}: {after['time'].isoformat()} does not come after the sample at "
+                             f"line {before['line']} ({before['time'].isoformat()}): a trace goes forward in time")
     return snapshots, warnings
 
 
