@@ -199,6 +199,12 @@ GOLDEN = {
         A("md6", "raid5", ["sdk[3]", "sdj[2]", "sdi[1]", "sdh[0]"], 5860147200, "4/4 UUUU", super_="1.2", chunk=64,
           layout="algorithm 2", op=("repair", 0.1, 2031616, 1953382400, 329.2, 98765)),
         A("md7", None, ["sdm[1](S)", "sdl[0](S)"], 7813775024, state="inactive", super_="1.2")]),
+    "kernel-2.4-read-ahead.txt": (["raid1", "raid5"], [], [
+        A("md0", "raid1", ["hdc1[1]", "hda1[0]"], 40017920, "2/2 UU",
+          op=("resync", 32.2, 12887040, 40017920, 43.0, 10512)),
+        A("md1", "raid5", ["sde1[4]", "sdd1[3]", "sdc1[2]", "sdb1[1]", "sda1[0](F)"], 3011712, "4/3 _UUU", chunk=32,
+          layout="algorithm 0", op=("recovery", 38.9, 391168, 1003904, 2.4, 4096)),
+        A("md2", "raid1", ["hdd1[1]", "hdb1[0]"], 104320, "2/2 UU")]),
     "kernel-wrapped-80.txt": (ALL, [], [KERNEL_80]),
     "kernel-cut-80.txt": (ALL[:-1], [], [{**KERNEL_80, "operation": {**KERNEL_80["operation"], "finish_min": None,
                                                                       "speed_kib_s": None}}]),
@@ -398,3 +404,11 @@ def test_a_snapshot_that_is_a_symbolic_link_is_refused(tmp_path):
         parse_file(tmp_path / "link.txt")
     assert str(exc.value) == (f"{tmp_path}/link.txt: a symbolic link is not followed: "
                               "put the snapshot itself in the bundle")
+
+
+def test_the_read_ahead_line_of_2_4_kernels():
+    assert parse_file(FIXTURES / "kernel-2.4-read-ahead.txt")["read_ahead_sectors"] == 1024
+    lines = ["Personalities : [raid1] ", "read_ahead not set", "unused devices: <none>"]
+    got = parse_snapshot_lines(list(enumerate(lines, 1)), name="x")
+    assert (got["read_ahead_sectors"], got["warnings"]) == (None, [])
+    assert parse_file(FIXTURES / "checkraid-pr24.txt")["read_ahead_sectors"] is None

@@ -6,8 +6,9 @@ tabs and odd indentation, a leading ``# cat /proc/mdstat``, a missing ``unused d
 algorithm 2`` (raid4/5/6), ``64k rounding`` (linear), ``super 1.2``/``super external:…``/``super
 non-persistent``, member flags (W)(J)(F)(S)(R), inactive arrays without a level, read-only states,
 bitmaps (with a bitmap file), progress bars, ``resync=DELAYED``/``PENDING`` and the cluster's
-``=REMOTE`` forms. A Personalities or progress line wrapped by a terminal is read as one line when
-the next line carries on with it, and as far as it goes when it was cut.
+``=REMOTE`` forms, the ``read_ahead`` line of 2.4 kernels. A Personalities or progress line wrapped
+by a terminal is read as one line when the next line carries on with it, and as far as it goes when
+it was cut.
 Anything the parser cannot read becomes a warning with its line number, never a guess; so do figures
 that break a relation the kernel keeps between them (mdstat_checks.py).
 """
@@ -40,6 +41,7 @@ RE_PERSONALITY_NAMES = re.compile(r"^(?:\s*\[[\w-]+\])*\s*$")
 RE_PERSONALITY_CUT = re.compile(r"^((?:\s*\[[\w-]+\])*)\s*(\[[\w-]*)$")
 RE_KNOWN_START = re.compile(r"^(?:Personalities\b|md[\w/-]*\s*:|unused devices:|bitmap:|\d+ blocks\b)")
 RE_UNUSED = re.compile(r"^unused devices:\s*(.*)$")
+RE_READ_AHEAD = re.compile(r"^read_ahead (?:(\d+) sectors|not set)$")  # kernels 2.4 and 2.5
 RE_PROMPT = re.compile(r"cat\s+/proc/mdstat")
 FLAGS = {"F": "faulty", "S": "spare", "W": "write-mostly", "R": "replacement", "J": "journal"}
 OPERATION_WORDS = ("recovery", "resync", "check", "reshape", "repair")
@@ -48,7 +50,8 @@ OPERATION_WORDS = ("recovery", "resync", "check", "reshape", "repair")
 class _Snapshot:
     def __init__(self, first_line: int, name: str) -> None:
         self.name = name
-        self.out = {"personalities": None, "arrays": [], "unused_devices": None, "warnings": []}
+        self.out = {"personalities": None, "read_ahead_sectors": None, "arrays": [], "unused_devices": None,
+                    "warnings": []}
         self.array: dict | None = None
         self.first_line = first_line
         self.seen_content = False
@@ -66,6 +69,9 @@ class _Snapshot:
                 self.warn(line_no, "a second 'Personalities' line: two snapshots run together")
             self.out["personalities"] = self._personalities(line_no, m.group(1))
             self.array = None
+            return
+        if self.array is None and (m := RE_READ_AHEAD.match(line)):
+            self.out["read_ahead_sectors"] = int(m.group(1)) if m.group(1) else None
             return
         if m := RE_ARRAY.match(line):
             self.seen_content = True
