@@ -412,3 +412,10 @@ def test_the_read_ahead_line_of_2_4_kernels():
     got = parse_snapshot_lines(list(enumerate(lines, 1)), name="x")
     assert (got["read_ahead_sectors"], got["warnings"]) == (None, [])
     assert parse_file(FIXTURES / "checkraid-pr24.txt")["read_ahead_sectors"] is None
+
+
+def test_a_member_flag_the_kernel_does_not_print():
+    lines = ["Personalities : [raid1] ", "md0 : active raid1 sdb1[1](X) sda1[0]", "      1024 blocks [2/2] [UU]"]
+    got = parse_snapshot_lines(list(enumerate(lines, 1)), name="x")
+    assert got["arrays"][0]["members"][0]["flags"] == ["unknown:X"]
+    assert got["warnings"] == ["line 2: md0: member 'sdb1[1](X)' carries a flag md_seq_show does not print (X)"]

@@ -113,6 +113,8 @@ class _Snapshot:
                 self.warn(line_no, f"{name}: unreadable member {word!r}")
                 continue
             flags = [FLAGS.get(f, f"unknown:{f}") for f in re.findall(r"\(([A-Z])\)", mm.group(3))]
+            for flag in (f for f in flags if f.startswith("unknown:")):
+                self.warn(line_no, f"{name}: member {word!r} carries a flag md_seq_show does not print ({flag[8:]})")
             members.append({"device": mm.group(1), "index": int(mm.group(2)), "flags": flags})
         self.array = {
             "name": name, "state": state, "read_only": read_only, "level": level, "members": members,
