@@ -419,3 +419,30 @@ def test_a_member_flag_the_kernel_does_not_print():
     got = parse_snapshot_lines(list(enumerate(lines, 1)), name="x")
     assert got["arrays"][0]["members"][0]["flags"] == ["unknown:X"]
     assert got["warnings"] == ["line 2: md0: member 'sdb1[1](X)' carries a flag md_seq_show does not print (X)"]
+
+
+@pytest.mark.parametrize("name,warnings", [
+    # lines 4 (102 characters), 13 (84) and 14 (93) run past 80 columns: each goes on at the next line
+    ("kernel-raid10-layouts.txt", ["line 4: md10: the progress line goes on at line 5 (wrapped): read as one line",
+                                   "line 14: md13: the array line goes on at line 15 (wrapped): read as one line",
+                                   "line 16: md13: the size line goes on at line 17 (wrapped): read as one line"]),
+    # md3's ten members make its array line 98 characters long
+    ("pymdstat-mdstat.04.txt", ["line 8: md3: the array line goes on at line 9 (wrapped): read as one line"]),
+])
+def test_array_and_size_lines_wrapped_at_80_columns(name, warnings):
+    lines = (FIXTURES / name).read_text().split("\n")
+    wrapped = [line[i:i + 80] for line in lines for i in range(0, max(len(line), 1), 80)]
+    got = parse_snapshot_lines(list(enumerate(wrapped, 1)), name="x")
+    assert got["arrays"] == GOLDEN[name][2]
+    assert got["warnings"] == warnings
+
+
+@pytest.mark.parametrize("lines,warning", [
+    # a size line complete by itself: what follows is not joined to it
+    (["      1024 blocks super 1.2 [2/2] [UU]", "xyz"], "line 3: md0: unreadable line 'xyz'"),
+    (["      1024 blocks super 1.2 [2/2] [UU] xyz"], "line 2: md0: unreadable text in the size line: 'xyz'"),
+])
+def test_text_that_does_not_carry_on_a_line_is_reported(lines, warning):
+    got = parse_snapshot_lines(list(enumerate(["md0 : active raid1 sdb1[1] sda1[0]", *lines], 1)), name="x")
+    assert got["arrays"][0]["status"] == "UU"
+    assert got["warnings"] == [warning, "line 1: no 'Personalities' line"]

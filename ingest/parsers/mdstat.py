@@ -6,9 +6,9 @@ tabs and odd indentation, a leading ``# cat /proc/mdstat``, a missing ``unused d
 algorithm 2`` (raid4/5/6), ``64k rounding`` (linear), ``super 1.2``/``super external:…``/``super
 non-persistent``, member flags (W)(J)(F)(S)(R), inactive arrays without a level, read-only states,
 bitmaps (with a bitmap file), progress bars, ``resync=DELAYED``/``PENDING`` and the cluster's
-``=REMOTE`` forms, the ``read_ahead`` line of 2.4 kernels. A Personalities or progress line wrapped
-by a terminal is read as one line when the next line carries on with it, and as far as it goes when
-it was cut.
+``=REMOTE`` forms, the ``read_ahead`` line of 2.4 kernels. A line wrapped by a terminal is read as
+one line when the next line carries on with it; a Personalities or progress line cut short is read
+as far as its whole fields go.
 Anything the parser cannot read becomes a warning with its line number, never a guess; so do figures
 that break a relation the kernel keeps between them (mdstat_checks.py).
 """
@@ -35,10 +35,13 @@ RE_ALGORITHM = re.compile(r"\balgorithm (\d+)\b")
 RE_COPIES = re.compile(r"\b(\d+ (?:near|far|offset)-copies|\d+ devices per set)\b")
 RE_LEVEL_WORD = re.compile(r"\blevel (\d+),")
 RE_DISKS = re.compile(r"\[(\d+)/(\d+)\]\s*\[([U_]*)\]")
-RE_BITMAP = re.compile(r"^bitmap:\s*(\d+)/(\d+) pages \[(\d+)KB\],\s*(\d+)(KB|B) chunk(?:, file: (\S.*))?$")
+# md_bitmap_status; seq_file_path escapes blanks in the file's path
+RE_BITMAP = re.compile(r"^bitmap:\s*(\d+)/(\d+) pages \[(\d+)KB\],\s*(\d+)(KB|B) chunk(?:, file: (\S+))?$")
 RE_PENDING = re.compile(r"^(resync|recovery|recover|check|reshape|repair)\s*=\s*(DELAYED|PENDING|REMOTE)$")
 RE_PERSONALITY_NAMES = re.compile(r"^(?:\s*\[[\w-]+\])*\s*$")
 RE_PERSONALITY_CUT = re.compile(r"^((?:\s*\[[\w-]+\])*)\s*(\[[\w-]*)$")
+SIZE_PIECES = (RE_SUPER, RE_CHUNK, RE_COPIES, RE_ALGORITHM, RE_ROUNDING, RE_LEVEL_WORD, RE_DISKS)
+RE_PROGRESS_START = re.compile(r"^(?:\[[=>.]|(?:recovery|recover|resync|check|reshape|repair)\b)")
 RE_KNOWN_START = re.compile(r"^(?:Personalities\b|md[\w/-]*\s*:|unused devices:|bitmap:|\d+ blocks\b)")
 RE_UNUSED = re.compile(r"^unused devices:\s*(.*)$")
 RE_READ_AHEAD = re.compile(r"^read_ahead (?:(\d+) sectors|not set)$")  # kernels 2.4 and 2.5
@@ -134,31 +137,7 @@ class _Snapshot:
                 self.warn(line_no, f"{a['name']}: {m.group(1)} blocks is more than the kernel can count: not read")
                 return
             a["blocks"] = int(m.group(1))
-            rest = m.group(2)
-            if s := RE_SUPER.search(rest):
-                if RE_SUPER_TEXT.match(s.group(1)):
-                    a["super"] = s.group(1)
-                else:
-                    self.warn(line_no, f"{a['name']}: unreadable superblock version {s.group(1)!r}")
-            if c := RE_CHUNK.search(rest):
-                a["chunk_kib"] = int(c.group(1))
-            layout = RE_COPIES.findall(rest)
-            if alg := RE_ALGORITHM.search(rest):
-                layout.append(f"algorithm {alg.group(1)}")
-            if r := RE_ROUNDING.search(rest):
-                layout.append(f"{r.group(1)}k rounding")
-            a["layout"] = ", ".join(layout) or None
-            if lv := RE_LEVEL_WORD.search(rest):
-                if a["level"] is None:
-                    a["level"] = f"raid{lv.group(1)}"
-                elif a["level"] != f"raid{lv.group(1)}":
-                    self.warn(line_no, f"{a['name']}: level {lv.group(1)} differs from {a['level']}")
-            if d := RE_DISKS.search(rest):
-                a["raid_disks"], a["active_disks"], a["status"] = int(d.group(1)), int(d.group(2)), d.group(3)
-                if len(a["status"]) != a["raid_disks"] or a["status"].count("U") != a["active_disks"]:
-                    self.warn(line_no, f"{a['name']}: [{d.group(1)}/{d.group(2)}] disagrees with [{d.group(3)}]")
-            elif "[" in rest:
-                self.warn(line_no, f"{a['name']}: unreadable disk count {rest.strip()[:60]!r}")
+            self._size(line_no, a, m.group(2))
             return
         if m := RE_BITMAP.match(line):
             used, total, kib, chunk, unit, file = m.groups()
@@ -188,6 +167,39 @@ class _Snapshot:
             return
         self.warn(line_no, f"{a['name']}: unreadable line {line[:80]!r}")
 
+    def _size(self, line_no: int, a: dict, rest: str) -> None:
+        """What follows "N blocks": md_seq_show's superblock, then the personality's status function."""
+        if s := RE_SUPER.search(rest):
+            if RE_SUPER_TEXT.match(s.group(1)):
+                a["super"] = s.group(1)
+            else:
+                self.warn(line_no, f"{a['name']}: unreadable superblock version {s.group(1)!r}")
+        if c := RE_CHUNK.search(rest):
+            a["chunk_kib"] = int(c.group(1))
+        layout = RE_COPIES.findall(rest)
+        if alg := RE_ALGORITHM.search(rest):
+            layout.append(f"algorithm {alg.group(1)}")
+        if r := RE_ROUNDING.search(rest):
+            layout.append(f"{r.group(1)}k rounding")
+        a["layout"] = ", ".join(layout) or None
+        if lv := RE_LEVEL_WORD.search(rest):
+            if a["level"] is None:
+                a["level"] = f"raid{lv.group(1)}"
+            elif a["level"] != f"raid{lv.group(1)}":
+                self.warn(line_no, f"{a['name']}: level {lv.group(1)} differs from {a['level']}")
+        if d := RE_DISKS.search(rest):
+            a["raid_disks"], a["active_disks"], a["status"] = int(d.group(1)), int(d.group(2)), d.group(3)
+            if len(a["status"]) != a["raid_disks"] or a["status"].count("U") != a["active_disks"]:
+                self.warn(line_no, f"{a['name']}: [{d.group(1)}/{d.group(2)}] disagrees with [{d.group(3)}]")
+        elif "[" in rest:
+            self.warn(line_no, f"{a['name']}: unreadable disk count {rest.strip()[:60]!r}")
+            return
+        residue = rest
+        for piece in SIZE_PIECES:
+            residue = piece.sub(" ", residue)
+        if residue := " ".join(residue.replace(",", " ").split()):
+            self.warn(line_no, f"{a['name']}: unreadable text in the size line: {residue[:60]!r}")
+
     def finish(self, *, keep_lines: bool = False) -> dict:
         if not self.seen_content:
             raise ParseError(f"{self.name}: not /proc/mdstat (no 'Personalities' line, array or 'unused devices')")
@@ -206,11 +218,9 @@ class _Snapshot:
 
 
 def _goes_on(line: str, following: str) -> str | None:
-    """What a terminal made of one line when it wrapped ``line`` (stripped) onto ``following`` (as read):
-    "'Personalities'" or "progress" when ``following`` carries on with it, else None."""
+    """For a Personalities or progress line (stripped): "'Personalities'" or "progress" when ``following``
+    (as read) carries on with it, the way a terminal wraps a long line; else None."""
     after = following.replace("\t", " ").rstrip("\r\n")
-    if not after.strip() or RE_KNOWN_START.match(after.strip()):
-        return None
     if m := RE_PERSONALITIES.match(line):
         if not RE_PERSONALITY_NAMES.match(m.group(1)) and RE_PERSONALITY_NAMES.match(m.group(1) + after):
             return "'Personalities'"
@@ -224,17 +234,76 @@ def _goes_on(line: str, following: str) -> str | None:
     return None
 
 
+def _reading(context: str | None, line: str) -> tuple[list, list]:
+    """What one line gives (arrays, warnings), read after ``context`` (the array line it belongs to)."""
+    snap = _Snapshot(1, "wrapped")
+    if context:
+        snap.feed(1, context)
+    snap.feed(2, line)
+    return snap.out["arrays"], snap.out["warnings"]
+
+
+def _figures(arrays: list[dict]) -> int:
+    """How much a reading holds: the fields read, members counted one by one."""
+    return sum(v not in (None, [], {}) for a in arrays for v in a.values()) + sum(len(a["members"]) for a in arrays)
+
+
+def _worse(one: tuple[list, list], other: tuple[list, list]) -> bool:
+    """One reading is worse than the other: more warnings, or as many and fewer figures read."""
+    return (len(one[1]), -_figures(one[0])) > (len(other[1]), -_figures(other[0]))
+
+
+def _rejoined(snap: _Snapshot, raw: str, following: str) -> tuple[str, str] | None:
+    """For an array, size or bitmap line (``raw`` as read): (what it is, the line rejoined) when ``following``
+    carries on with it, else None. The kernel prints nothing after such a line that the parser would not
+    recognise, so the test is what follows: joined as it is or with a blank between (a terminal's copy may
+    drop the blank it wrapped at), the better reading is kept; when the two read differently and equally
+    well, or the join reads worse than the two lines apart, nothing is joined."""
+    text, after = raw.replace("\t", " ").rstrip("\r\n"), following.replace("\t", " ").rstrip("\r\n")
+    if RE_PENDING.match(after.strip()) or RE_PROGRESS_START.match(after.strip()):
+        return None
+    a = snap.array
+    if RE_ARRAY.match(text.strip()):
+        what, context = "array", None
+    elif a is not None and (RE_BLOCKS.match(text.strip()) or text.strip().startswith("bitmap:")):
+        what = "size" if RE_BLOCKS.match(text.strip()) else "bitmap"
+        context = f"{a['name']} : {a['state']}" + (f" {a['level']}" if a["level"] else "")
+    else:
+        return None
+    glued, spaced = text + after, text.rstrip() + " " + after.lstrip()
+    read_glued, read_spaced = _reading(context, glued), _reading(context, spaced)
+    if glued == spaced or read_glued[0] == read_spaced[0] or _worse(read_spaced, read_glued):
+        joined, reading = glued, read_glued
+    elif _worse(read_glued, read_spaced):
+        joined, reading = spaced, read_spaced
+    else:
+        return None
+    # joined, the line must read more than alone, or as much with no more warnings (text that only adds a
+    # warning does not carry the line on)
+    alone = _reading(context, text)
+    more, same = _figures(reading[0]) - _figures(alone[0]), reading[0] == alone[0]
+    return (what, joined) if more > 0 or (more == 0 and not same) or len(reading[1]) <= len(alone[1]) else None
+
+
 def parse_snapshot_lines(lines: list[tuple[int, str]], *, name: str, keep_lines: bool = False) -> dict:
     snap = _Snapshot(lines[0][0] if lines else 1, name)
     i = 0
     while i < len(lines):
         line_no, line = lines[i]
         text = line.replace("\t", " ").rstrip("\r\n").strip()
-        if i + 1 < len(lines) and text and (what := _goes_on(text, lines[i + 1][1])):
-            following_no, following = lines[i + 1]
-            array = f"{snap.array['name']}: " if what == "progress" and snap.array else ""
-            snap.warn(line_no, f"{array}the {what} line goes on at line {following_no} (wrapped): read as one line")
+        following_no, following = lines[i + 1] if i + 1 < len(lines) else (None, "")
+        goes_on = text and following.strip() and not RE_KNOWN_START.match(following.replace("\t", " ").strip())
+        if goes_on and (what := _goes_on(text, following)):
             line = text + following.replace("\t", " ").rstrip("\r\n")
+        elif goes_on and (found := _rejoined(snap, line, following)):
+            what, line = found
+        else:
+            what = None
+        if what:
+            m = RE_ARRAY.match(text)
+            array = m.group(1) if m else snap.array["name"] if what != "'Personalities'" and snap.array else None
+            where = f"{array}: " if array else ""
+            snap.warn(line_no, f"{where}the {what} line goes on at line {following_no} (wrapped): read as one line")
             i += 1
         snap.feed(line_no, line)
         i += 1
