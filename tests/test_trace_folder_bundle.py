@@ -90,3 +90,15 @@ def test_a_trace_path_that_is_a_symbolic_link(tmp_path):
     bundle.write_text(text.replace("path: artifacts/mdstat,", "path: artifacts/outside,"))
     _, problems = validate_paths([folder])
     assert [p.message for p in problems] == ["artifact path 'artifacts/outside' leaves the bundle folder"]
+
+
+def test_a_trace_time_that_does_not_exist_fails_validation_naming_file_and_line(tmp_path):
+    # line 22 of rebuild-trace-fixture's mdstat.trace is its third time line, 2024-05-01T12:11:00+00:00
+    folder = tmp_path / "rebuild-trace-fixture"
+    shutil.copytree(FIXTURE.parent / "rebuild-trace-fixture", folder)
+    trace = folder / "artifacts" / "mdstat.trace"
+    trace.write_text(trace.read_text().replace("2024-05-01T12:11:00+00:00", "2024-05-01T12:11:60+00:00"))
+    _, problems = validate_paths([folder])
+    assert [(p.severity, p.field, p.type, p.message) for p in problems] == [
+        ("error", "results[trace].path", "artifact-unreadable",
+         "artifacts/mdstat.trace:22: '2024-05-01T12:11:60+00:00' is not a time that exists (second must be in 0..59)")]
