@@ -83,7 +83,7 @@ def rebuild_figures(trace: dict, array: str) -> dict | None:
     samples = []
     for snap in trace["snapshots"]:
         a = next((x for x in snap["arrays"] if x["name"] == array), None)
-        if a and a["operation"] and a["operation"]["kind"] == "recovery":
+        if a and a["operation"] and a["operation"]["kind"] == "recovery" and a["operation"]["done_blocks"] is not None:
             where = f"{snap['file']}:" if snap["file"] else ""
             samples.append((snap["t_s"], a["operation"]["done_blocks"], f"{where}{a['operation']['line']}"))
     if len(samples) < 2 or samples[-1][0] <= samples[0][0]:

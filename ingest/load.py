@@ -6,7 +6,6 @@ interrupted or failed load never leaves a half-written database behind.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from schema.models import Artifact, Bundle, Derived, Provenance, ResultTable
 from .align import run_seconds
 from .derive import Trace
 from .fields import results_columns_sql
+from .parsers import artifact_digest
 from .parsers.mdstat import array_state
 from .parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns
 from .validate import LoadedBundle
@@ -140,21 +140,6 @@ def _insert_intervals(con: duckdb.DuckDBPyConnection, runs: list[tuple[str, str,
         con.unregister("run_intervals")
 
 
-def artifact_digest(path: Path) -> tuple[int, str]:
-    """Size and SHA-256 of an artifact: a file's bytes, or for a folder of snapshots (an mdstat trace) its
-    files in name order, each as its name, a NUL and its bytes."""
-    if not path.is_dir():
-        with path.open("rb") as f:
-            digest = hashlib.file_digest(f, "sha256")
-            return f.tell(), digest.hexdigest()
-    digest, size = hashlib.sha256(), 0
-    for file in sorted(p for p in path.iterdir() if p.is_file()):
-        data = file.read_bytes()
-        digest.update(file.name.encode() + b"\0" + data)
-        size += len(data)
-    return size, digest.hexdigest()
-
-
 def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
     b: Bundle = loaded.bundle
     study = b.id
@@ -218,7 +203,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             cells = table_cells(result, index=index, single_workload=single)
             out["measurements"].extend({"study": study, **cell} for cell in cells)
         elif isinstance(result, Artifact):
-            size, digest = artifact_digest(loaded.folder / result.path)
+            size, digest = artifact_digest(loaded.folder / result.path)  # a file, or a folder of snapshots
             out["artifacts"].append({
                 "study": study, "artifact": result.id, "format": result.format, "path": result.path,
                 "bytes": size, "sha256": digest,

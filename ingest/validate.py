@@ -302,7 +302,7 @@ class _Checker:
         elif a.format == "sysbench":
             self._sysbench(loc, a, target)
         elif a.format in ("mdstat", "mdstat-trace"):
-            self._mdstat(loc, a, target)
+            self._mdstat(loc, a, self.folder / rel)  # as written: the parser refuses a symbolic link
 
     def _mdstat(self, loc: tuple, a: Artifact, target: Path) -> None:
         try:

@@ -26,6 +26,15 @@ unused devices: <none>
 """  # constructed for these tests: md0 after its recovery, not a captured snapshot
 
 
+def _snaps(tmp_path, files: dict[str, str]) -> Path:
+    """A folder of snapshot files: name -> text."""
+    folder = tmp_path / "snaps"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return folder
+
+
 def _trace(tmp_path, stamps, bodies) -> Path:
     path = tmp_path / "mdstat.trace"
     path.write_text("".join(f"{s}\n{b}" for s, b in zip(stamps, bodies)))
@@ -147,3 +156,94 @@ def test_trace_mutations_give_a_result_or_a_clean_error(tmp_path):
                 continue
             for t in got["arrays"].get("md0", {}).get("throughput", []):
                 assert t["measured_kib_s"] >= 0 and t["kernel_speed_kib_s"] == 12
+
+
+@pytest.mark.parametrize("stamp,why", [
+    ("2024-05-01T12:00:60Z", "'2024-05-01T12:00:60Z' is not a time that exists (second must be in 0..59)"),
+    ("Fri Feb 30 12:00:00 UTC 2024", "'Fri Feb 30 12:00:00 UTC 2024' is not a time that exists "
+                                     "(day is out of range for month)"),
+    ("2023-02-29 08:00:00", "'2023-02-29 08:00:00' is not a time that exists (day is out of range for month)"),
+    ("Mon May  1 12:00:05 UTC 2024", "'Mon May  1 12:00:05 UTC 2024' is not a time that exists "
+                                     "(1 May 2024 is a Wed)"),
+])
+def test_a_time_line_that_does_not_exist_is_an_error_naming_file_and_line(tmp_path, stamp, why):
+    path = _trace(tmp_path, ["2024-05-01T12:00:00Z", stamp], SERIES[:2])
+    line = path.read_text().split("\n").index(stamp) + 1
+    with pytest.raises(ParseError) as exc:
+        parse_trace(path)
+    assert str(exc.value) == f"{path}:{line}: {why}"
+
+
+def test_a_snapshot_file_named_by_a_time_that_does_not_exist(tmp_path):
+    folder = _snaps(tmp_path, {"mdstat-2024-05-01T12-00-00Z.txt": SERIES[0],
+                               "mdstat-2024-02-30T12-00-05Z.txt": SERIES[1]})
+    with pytest.raises(ParseError, match="the time in its name") as exc:
+        parse_trace(folder)
+    assert str(exc.value) == (f"{folder}/mdstat-2024-02-30T12-00-05Z.txt: the time in its name, "
+                              "'2024-02-30T12:00:05Z' is not a time that exists (day is out of range for month)")
+
+
+def test_symbolic_links_are_refused_never_followed(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text(SERIES[0])
+    folder = _snaps(tmp_path, {"mdstat-2024-05-01T12-00-00Z.txt": SERIES[1]})
+    (folder / "mdstat-2024-05-01T12-00-05Z.txt").symlink_to(outside)
+    with pytest.raises(ParseError) as exc:
+        parse_trace(folder)
+    assert str(exc.value) == (f"{folder}/mdstat-2024-05-01T12-00-05Z.txt: a symbolic link in a trace folder is "
+                              "not followed: put the file itself there")
+    trace = _trace(tmp_path, ["2024-05-01T12:00:00Z"], SERIES[:1])
+    (tmp_path / "link.trace").symlink_to(trace)
+    with pytest.raises(ParseError) as exc:
+        parse_trace(tmp_path / "link.trace")
+    assert str(exc.value) == (f"{tmp_path}/link.trace: a symbolic link is not followed: "
+                              "put the trace itself in the bundle")
+    (tmp_path / "linked-folder").symlink_to(folder)
+    with pytest.raises(ParseError, match="a symbolic link is not followed"):
+        parse_trace(tmp_path / "linked-folder")
+
+
+def test_a_folder_inside_a_trace_folder_is_reported(tmp_path):
+    folder = _snaps(tmp_path, {"mdstat-2024-05-01T12-00-00Z.txt": SERIES[0]})
+    (folder / "old").mkdir()
+    assert parse_trace(folder)["warnings"] == ["old: not a file; not used"]
+
+
+def test_a_progress_line_cut_short_in_a_trace_is_kept_without_its_figures(tmp_path):
+    cut = SERIES[1].replace("(7680/208704) finish=259.6min speed=12K/sec", "(7680/2087")
+    path = _trace(tmp_path, ["2024-05-01T12:00:00Z", "2024-05-01T12:10:00Z", "2024-05-01T12:11:00Z"],
+                  [SERIES[0], cut, SERIES[2]])
+    got = parse_trace(path)
+    line = path.read_text().split("\n").index("      [>....................]  recovery =  3.6% (7680/2087") + 1
+    assert got["warnings"] == [f"line {line}: md0: the progress line ends in '(7680/2087' before done/total "
+                               "and finish and speed: not read"]
+    md0 = got["arrays"]["md0"]
+    assert md0["timeline"] == [{"state": "recovering", "start_s": 0.0, "end_s": 660.0}]
+    # the cut sample has no done blocks: no throughput is measured against it, before or after
+    assert md0["throughput"] == []
+
+
+def test_a_sample_that_does_not_come_after_the_one_before_is_an_error(tmp_path):
+    # the database keys trace samples by their time: a repeated time used to pass validation and stop the build
+    stamps = ["2024-05-01T12:00:00Z", "2024-05-01T12:10:00Z", "2024-05-01T12:10:00Z"]
+    path = _trace(tmp_path, stamps, SERIES)
+    lines = path.read_text().split("\n")
+    second, third = (i + 1 for i, line in enumerate(lines) if line == "2024-05-01T12:10:00Z")
+    with pytest.raises(ParseError) as exc:
+        parse_trace(path)
+    assert str(exc.value) == (f"{path}:{third}: 2024-05-01T12:10:00+00:00 does not come after the sample at line "
+                              f"{second} (2024-05-01T12:10:00+00:00): a trace goes forward in time")
+    folder = _snaps(tmp_path, {"mdstat-2024-05-01T12-00-00Z.txt": SERIES[0],
+                               "mdstat-2024-05-01T12:00:00Z.txt": SERIES[1]})
+    with pytest.raises(ParseError) as exc:
+        parse_trace(folder)
+    assert str(exc.value) == (f"{folder}: mdstat-2024-05-01T12-00-00Z.txt and mdstat-2024-05-01T12:00:00Z.txt "
+                              "name the same time")
+
+
+def test_a_count_beyond_what_the_kernel_prints_is_not_read(tmp_path):
+    big = SERIES[1].replace("(7680/208704)", "(7680/99999999999999999999)")
+    got = parse_trace(_trace(tmp_path, ["2024-05-01T12:00:00Z", "2024-05-01T12:10:00Z"], [SERIES[0], big]))
+    assert got["warnings"][0].endswith("md0: 99999999999999999999 in the progress line is more than the kernel can "
+                                       "count: not read")
+    assert [s["state"] for s in got["arrays"]["md0"]["timeline"]] == ["recovering", "degraded"]

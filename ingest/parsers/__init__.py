@@ -7,6 +7,7 @@ of the form ``file:line: reason``.
 from __future__ import annotations
 
 import gc
+import hashlib
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
@@ -55,6 +56,23 @@ def artifact_pieces(path: Path, *, kind: str, size: int | None = None) -> Iterat
 def read_artifact(path: Path, *, kind: str) -> str:
     """An artifact's text; a clean error for an unreadable or binary file ("not <kind> (binary data)")."""
     return b"".join(artifact_pieces(path, kind=kind)).decode("utf-8", errors="replace")
+
+
+def artifact_digest(path: Path) -> tuple[int, str]:
+    """(bytes, SHA-256) of an artifact file; for a folder (an mdstat trace of snapshot files), the bytes of
+    its files together and the SHA-256 of its listing, one "name NUL bytes NUL SHA-256 of the file" line
+    per file in name order, so that a changed, added or removed file changes it."""
+    path = Path(path)
+    if not path.is_dir():
+        with path.open("rb") as f:
+            return path.stat().st_size, hashlib.file_digest(f, "sha256").hexdigest()
+    listing = hashlib.sha256()
+    total = 0
+    for f in sorted(p for p in path.iterdir() if p.is_file() and not p.is_symlink()):
+        size, digest = artifact_digest(f)
+        total += size
+        listing.update(f"{f.name}\0{size}\0{digest}\n".encode())
+    return total, listing.hexdigest()
 
 
 @contextmanager

@@ -4,7 +4,9 @@ A trace is either one file from a capture loop such as
 ``while sleep 5; do date --iso-8601=seconds; cat /proc/mdstat; done > mdstat.trace``
 (separators may also be ``date``'s default format or epoch seconds), or a folder of snapshot
 files whose names carry the time. Samples that go backwards, arrays that come and go, and
-unreadable progress lines are reported with their line numbers, never smoothed over.
+unreadable progress lines are reported with their line numbers, never smoothed over. A time that
+does not exist (``12:00:60``, ``Feb 30``) is an error naming its file and line; a symbolic link (the
+trace itself or a file in its folder) is refused, never followed.
 """
 
 from __future__ import annotations
@@ -17,26 +19,41 @@ from . import ParseError, no_cyclic_gc
 from .mdstat import array_state, parse_snapshot_lines, read_text
 
 RE_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?$")
-RE_DATE = re.compile(r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(\d{1,2}) "
+RE_DATE = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(\d{1,2}) "
                      r"(\d{2}):(\d{2}):(\d{2}) (?:([A-Z]{1,5}) )?(\d{4})$")
 RE_EPOCH = re.compile(r"^\d{9,11}(?:\.\d+)?$")
 RE_NAME_TIME = re.compile(r"(\d{4}-\d{2}-\d{2}[T_ ]\d{2}[:\-]?\d{2}[:\-]?\d{2}(?:Z|[+-]\d{2}:?\d{2})?|\b\d{9,11}\b)")
 MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), start=1)}
 UTC_NAMES = {"UTC", "GMT", "Z"}
+WEEKDAYS = "Mon Tue Wed Thu Fri Sat Sun".split()
+
+
+class NoSuchTime(ValueError):
+    """A line in a time format whose date or clock does not exist."""
 
 
 def parse_time(text: str) -> datetime | None:
-    """A separator line's time, or None when the line is not a timestamp."""
-    text = text.strip()
+    """A separator line's time, or None when the line is not a timestamp; NoSuchTime when it has the
+    form of one but names a time that does not exist."""
+    try:
+        return _parse_time(text.strip())
+    except (ValueError, OverflowError, OSError) as exc:
+        raise NoSuchTime(f"{text.strip()!r} is not a time that exists ({exc})") from None
+
+
+def _parse_time(text: str) -> datetime | None:
     if RE_EPOCH.match(text):
         return datetime.fromtimestamp(float(text), tz=timezone.utc)
     if RE_ISO.match(text):
         value = text.replace(",", ".").replace(" ", "T")
         return datetime.fromisoformat(value.replace("Z", "+00:00"))
     if m := RE_DATE.match(text):
-        month, day, hh, mm, ss, zone, year = m.groups()
+        weekday, month, day, hh, mm, ss, zone, year = m.groups()
         tz = timezone.utc if zone in UTC_NAMES else None
-        return datetime(int(year), MONTHS[month], int(day), int(hh), int(mm), int(ss), tzinfo=tz)
+        stamp = datetime(int(year), MONTHS[month], int(day), int(hh), int(mm), int(ss), tzinfo=tz)
+        if WEEKDAYS[stamp.weekday()] != weekday:  # date prints the weekday of the date it prints
+            raise ValueError(f"{int(day)} {month} {year} is a {WEEKDAYS[stamp.weekday()]}")
+        return stamp
     return None
 
 
@@ -61,7 +78,10 @@ def _split_file(path: Path) -> list[tuple[datetime, int, list[tuple[int, str]]]]
     lines = read_text(path).split("\n")
     current = None
     for number, line in enumerate(lines, start=1):
-        stamp = parse_time(line) if line.strip() else None
+        try:
+            stamp = parse_time(line) if line.strip() else None
+        except NoSuchTime as exc:
+            raise ParseError(f"{path}:{number}: {exc}") from None
         if stamp is not None:
             current = (stamp, number, [])
             samples.append(current)
@@ -80,8 +100,16 @@ def _snapshots(path: Path) -> tuple[list[dict], list[str]]:
     snapshots = []
     if path.is_dir():
         files = []
-        for f in sorted(p for p in path.iterdir() if p.is_file()):
-            stamp = _name_time(f.name)
+        for f in sorted(path.iterdir()):
+            if f.is_symlink():
+                raise ParseError(f"{f}: a symbolic link in a trace folder is not followed: put the file itself there")
+            if not f.is_file():
+                warnings.append(f"{f.name}: not a file; not used")
+                continue
+            try:
+                stamp = _name_time(f.name)
+            except NoSuchTime as exc:
+                raise ParseError(f"{f}: the time in its name, {exc}") from None
             if stamp is None:
                 warnings.append(f"{f.name}: no time in the file name; not used")
                 continue
@@ -107,6 +135,12 @@ def _snapshots(path: Path) -> tuple[list[dict], list[str]]:
     aware = {s["time"].tzinfo is not None for s in snapshots}
     if len(aware) > 1:
         raise ParseError(f"{path}: some times carry a time zone and some do not")
+    for before, after in zip(snapshots, snapshots[1:]):
+        if after["file"] and after["time"] == before["time"]:
+            raise ParseError(f"{path}: {before['file']} and {after['file']} name the same time")
+        if after["time"] <= before["time"]:
+            raise ParseError(f"{path}:{after['line']}: {after['time'].isoformat()} does not come after the sample at "
+                             f"line {before['line']} ({before['time'].isoformat()}): a trace goes forward in time")
     return snapshots, warnings
 
 
@@ -145,7 +179,9 @@ def analyse(snapshots: list[dict], warnings: list[str]) -> dict:
             if op and previous and previous[1]["operation"] and previous[1]["operation"]["kind"] == op["kind"]:
                 t0, a0, _ = previous
                 before = a0["operation"]
-                if op["total_blocks"] != before["total_blocks"]:
+                if None in (op["done_blocks"], before["done_blocks"]):
+                    pass  # a progress line cut short: reported where it was read
+                elif op["total_blocks"] != before["total_blocks"]:
                     warnings.append(f"{_where(snap, op['line'])}: {name} {op['kind']} total changed from "
                                     f"{before['total_blocks']} to {op['total_blocks']} blocks")
                 elif op["done_blocks"] < before["done_blocks"]:
@@ -185,6 +221,8 @@ def _rebuild(timeline: list[dict]) -> dict | None:
 
 def parse_trace(path: Path) -> dict:
     path = Path(path)
+    if path.is_symlink():
+        raise ParseError(f"{path}: a symbolic link is not followed: put the trace itself in the bundle")
     if not path.exists():
         raise ParseError(f"{path}: cannot read: No such file or directory")
     with no_cyclic_gc():
