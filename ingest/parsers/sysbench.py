@@ -115,8 +115,8 @@ class _Parser:
         indented statistic, a bracketed report), else a warning and the line read without them."""
         shown = line.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
         if line[0] in " \t[" or any(c.isdigit() for c in line):
-            raise ParseError(f"{self.name}:{line_no}: bytes that are not UTF-8 in a line of figures: {shown[:100]!r}")
-        self.warn(line_no, f"bytes that are not UTF-8: {shown[:80]!r}")
+            raise ParseError(f"{self.name}:{line_no}: bytes that are not UTF-8 in a line of figures: '{shown[:100]}'")
+        self.warn(line_no, f"bytes that are not UTF-8: '{shown[:80]}'")
         return _BAD_BYTES.sub("\ufffd", line)
 
     def _enter(self, line_no: int, section: str, header: str) -> None:

@@ -77,8 +77,9 @@ class _Runs:
         if first in " \t":
             return False
         section = SECTIONS.get(line.strip())
-        if section is not None:
-            return any(seen_section == section for seen_section, _ in parser.seen)
+        if section is not None:  # 'queries performed:' is part of the SQL statistics
+            family = (section, "queries") if section == "sql" else (section,)
+            return any(seen_section in family for seen_section, _ in parser.seen)
         return (line.startswith(_OPENERS) or bool(RE_THREADS.match(line)) or bool(RE_VERSION.match(line))
                 or bool(RE_COMMAND.search(line)))
 

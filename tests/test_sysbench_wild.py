@@ -1,0 +1,212 @@
+"""Shapes of sysbench logs seen in the wild (issue #16): several runs in a file, bytes that are not
+UTF-8, mid-run reports, and the cross-checks between printed figures. Fixtures: PROVENANCE.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ingest.cli import main
+from ingest.parsers import ParseError
+from ingest.parsers.sysbench import parse_file, parse_runs, parse_text
+from ingest.parsers.sysbench_runs import parse_text_runs
+
+FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"
+THREE = FIXTURES / "handmade-1.0.20-point-select-three-runs.log"
+RHEL = FIXTURES / "handmade-1.0.17-oltp-ro-rhel-prompt.log"
+RHEL_TEXT = RHEL.read_text(encoding="utf-8")
+
+
+# --- several runs in one file -------------------------------------------------------------------
+
+def test_every_run_of_a_file_comes_back_with_its_lines():
+    runs = parse_runs(THREE)
+    # the version lines are lines 1, 41 and 81; each run ends with its fairness block
+    assert [run["lines"] for run in runs] == [[1, 39], [41, 79], [81, 119]]
+    assert [run["threads"] for run in runs] == [1, 2, 4]
+    assert [run["totals"]["tps"] for run in runs] == [10273.77, 18929.90, 33242.31]
+    assert [run["totals"]["events"] for run in runs] == [102749, 189316, 332463]
+    assert [len(run["intervals"]) for run in runs] == [2, 2, 2]
+    assert [run["warnings"] for run in runs] == [[], [], []]
+
+
+def test_one_run_is_refused_naming_where_the_second_starts():
+    with pytest.raises(ParseError) as err:
+        parse_file(THREE)
+    assert str(err.value) == (f"{THREE}:41: a second run starts here: the file holds 3 runs "
+                              "(lines 1-39, 41-79, 81-119); give each run its own artifact file")
+
+
+def test_cli_prints_every_run():
+    result = CliRunner().invoke(main, ["parse", "sysbench", str(THREE)])
+    assert result.exit_code == 0
+    printed = json.loads(result.stdout)
+    assert [run["lines"] for run in printed["runs"]] == [[1, 39], [41, 79], [81, 119]]
+    assert [run["intervals"][0]["tps"] for run in printed["runs"]] == [10241.60, 18850.40, 33105.60]
+    single = json.loads(CliRunner().invoke(main, ["parse", "sysbench", str(RHEL)]).stdout)
+    assert "runs" not in single and single["lines"] == [1, 43]
+
+
+def test_interval_only_runs_that_start_again_are_two_runs():
+    text = (FIXTURES / "handmade-1.0-oltp-rw-intervals-only.log").read_text(encoding="utf-8")
+    runs = parse_text_runs(text + text.replace("thds: 8 ", "thds: 16 "))
+    assert [(run["lines"], run["threads"], run["threads_source"]) for run in runs] == [
+        ([1, 5], 8, "intervals"), ([6, 10], 16, "intervals")]
+
+
+def test_statistics_given_again_start_a_run_but_a_repeated_header_does_not():
+    text = (FIXTURES / "handmade-1.0.20-oltp-rw-tab-notes.log").read_text(encoding="utf-8")
+    summary = text[text.index("SQL statistics:"):]
+    runs = parse_text_runs(text + summary)
+    assert [run["lines"] for run in runs] == [[1, 36], [38, 62]]
+    assert runs[1]["totals"]["events"] == 31434
+    doubled = parse_text(text.replace("SQL statistics:\n", "SQL statistics:\nSQL statistics:\n"))
+    assert doubled["totals"]["reads"] == 440076
+
+
+# --- bytes that are not UTF-8 --------------------------------------------------------------------
+
+def test_bad_bytes_in_a_figure_line_are_an_error_naming_it(tmp_path):
+    log = tmp_path / "x.log"
+    log.write_bytes(RHEL.read_bytes().replace(b"(2434.78", b"(24\xff34.78"))
+    with pytest.raises(ParseError) as err:
+        parse_file(log)
+    assert str(err.value) == (f"{log}:23: bytes that are not UTF-8 in a line of figures: "
+                              r"'    transactions:                        73056  (24\xff34.78 per sec.)'")
+    result = CliRunner().invoke(main, ["parse", "sysbench", str(log)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+
+
+def test_bad_bytes_in_a_line_without_figures_are_named(tmp_path):
+    log = tmp_path / "x.log"
+    log.write_bytes(RHEL.read_bytes().replace(b"Threads started!", b"Threads st\xe4rted!"))
+    assert parse_file(log)["warnings"] == [r"line 12: bytes that are not UTF-8: 'Threads st\xe4rted!'",
+                                           "line 12: skipped a line that is not sysbench output: "
+                                           "'Threads st\ufffdrted!'"]
+    result = CliRunner().invoke(main, ["parse", "sysbench", str(log)])
+    assert result.exit_code == 0 and "Threads st\\\\xe4rted!" in result.stdout
+
+
+# --- cross-checks: each a warning naming the line -------------------------------------------------
+
+CHANGES = [
+    ("qps: 38565.60", "qps: 38565.90", "line 14: interval qps 38565.90 is not reads + writes + other = 38565.60"),
+    ("min:                                    2.01", "min:                                    7.01",
+     "line 34: latency min 7.01 ms is above avg 6.57 ms"),
+    ("max:                                   41.77", "max:                                    4.77",
+     "line 35: latency avg 6.57 ms is above max 4.77 ms"),
+    ("max:                                   41.77", "max:                                    4.77",
+     "line 36: latency 95th percentile 8.28 ms is above max 4.77 ms"),
+    ("percentile:                        8.28", "percentile:                        1.28",
+     "line 36: latency 95th percentile 1.28 ms is below min 2.01 ms"),
+    ("sum:                               480065.62", "sum:                               490065.62",
+     "line 37: latency sum 490065.62 ms is not events x avg = 73056 x 6.57 = 479977.92 ms"),
+    ("total number of events:              73056", "total number of events:              73065",
+     "line 23: transactions 73056 differ from total number of events 73065"),
+    ("total time:                          30.0052s", "total time:                          0.0000s",
+     "line 29: the total time is 0.0s: a run takes a positive time"),
+    ("4566.0000/35.22", "4567.0000/35.22",
+     "line 40: fairness events avg 4567.0 x 16 threads = 73072.0000, but total number of events is 73056"),
+    ("--threads=16", "--threads=32", "line 1: the command gives --threads=32, the header 16"),
+]
+
+
+@pytest.mark.parametrize("old,new,warning", CHANGES, ids=[c[2][:40] for c in CHANGES])
+def test_a_changed_figure_breaks_a_relation_and_is_named(old, new, warning):
+    assert parse_text(RHEL_TEXT)["warnings"] == []
+    assert RHEL_TEXT.count(old) == 1
+    assert warning in parse_text(RHEL_TEXT.replace(old, new))["warnings"]
+
+
+def test_histogram_counts_must_sum_to_the_events():
+    text = (FIXTURES / "web-1.1.0-cpu-histogram-p99.log").read_text(encoding="utf-8")
+    warnings = parse_text(text.replace("                                         95\n",
+                                       "                                         96\n"))["warnings"]
+    assert warnings == ["line 15: the histogram counts 64823 events, the summary 64822"]
+
+
+def test_fileio_operations_must_sum_to_their_total():
+    text = (FIXTURES / "handmade-0.4.12-fileio-rndrw.log").read_text(encoding="utf-8")
+    warnings = parse_text(text.replace("= 22800 Total", "= 22801 Total"))["warnings"]
+    assert warnings == ["line 19: reads + writes + other = 22800, but the total is 22801"]
+
+
+def test_a_05_run_may_count_no_transactions():
+    # 0.5 counts COMMIT statements as transactions (db_driver.c): a script without them prints 0
+    got = parse_file(FIXTURES / "mariadbbench-0.5-errors-reconnects-cols.log")
+    assert (got["totals"]["transactions"], got["totals"]["events"], got["warnings"]) == (0, 15430, [])
+
+
+# --- other shapes sysbench prints ----------------------------------------------------------------
+
+def test_fatal_after_interval_lines_keeps_the_unfinished_run():
+    lines = RHEL_TEXT.split("\n")
+    fatal = ["FATAL: mysql_drv_query() returned error 2013 (Lost connection to MySQL server during query) "
+             "for query 'SELECT c FROM sbtest1 WHERE id=?'",
+             "FATAL: `thread_run' function failed: /usr/share/sysbench/oltp_common.lua:432: SQL error, errno = 2013"]
+    got = parse_text("\n".join(lines[:15] + fatal))
+    assert (got["complete"], len(got["intervals"])) == (False, 2)
+    assert got["warnings"] == [f"line 16: sysbench reported: {fatal[0]}", f"line 17: sysbench reported: {fatal[1]}",
+                               "line 15: the log ends after the interval reports: no final statistics"]
+
+
+def test_percentile_stats_disabled_is_read_without_a_warning():
+    text = RHEL_TEXT.replace("95th percentile:                        8.28",
+                             "percentile stats:               disabled")
+    got = parse_text(text)
+    assert (got["latency_ms"]["percentiles"], got["warnings"]) == ({}, [])
+
+
+CHECKPOINTS = """\
+sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
+
+Running the test with following options:
+Number of threads: 2
+Report intermediate results every 5 second(s)
+Report checkpoint(s) at 5 seconds
+
+Threads started!
+
+[ 5s ] thds: 2 eps: 1789.40 lat (ms,95%): 1.14
+[ 5s ] Checkpoint report:
+CPU speed:
+    events per second:  1789.38
+
+General statistics:
+    total time:                          5.0003s
+    total number of events:              8947
+
+Latency (ms):
+         min:                                    1.08
+         avg:                                    1.12
+         max:                                    4.31
+         95th percentile:                        1.14
+         sum:                                 9996.12
+
+Threads fairness:
+    events (avg/stddev):           4473.5000/12.50
+    execution time (avg/stddev):   4.9981/0.00
+
+[ 10s ] thds: 2 eps: 1795.20 lat (ms,95%): 1.14
+CPU speed:
+    events per second:  1795.18
+
+General statistics:
+    total time:                          10.0005s
+    total number of events:              17923
+"""
+
+
+def test_a_checkpoint_report_is_kept_apart_from_the_run():
+    # sysbench.c checkpoints_thread_proc: "[ 5s ] Checkpoint report:" then a whole cumulative report
+    got = parse_text(CHECKPOINTS)
+    assert got["checkpoints"] == [{
+        "t_s": 5, "lines": [11, 28],
+        "totals": {"transactions": None, "tps": None, "queries": None, "qps": None, "reads": None, "writes": None,
+                   "other": None, "ignored_errors": None, "reconnects": None, "time_s": 5.0003, "events": 8947},
+        "latency_ms": {"min": 1.08, "avg": 1.12, "max": 4.31, "sum": 9996.12, "percentiles": {"95": 1.14}}}]
+    assert (got["totals"]["events"], got["totals"]["time_s"], len(got["intervals"])) == (17923, 10.0005, 2)
+    assert got["kind"] == "cpu" and "lines" in got and got["lines"] == [1, 36]
