@@ -146,6 +146,8 @@ class _Parser:
             self.signals += 1
             if self.out["threads"] is not None:
                 self.warn(line_no, "a second 'Number of threads' line: the file may hold more than one run")
+            elif m.group(1).strip("0") == "":
+                self.warn(line_no, "'Number of threads: 0': sysbench runs at least one thread; not kept")
             else:
                 self.out["threads"], self.out["threads_source"] = int(m.group(1)), "header"
                 self.header_threads_line = line_no

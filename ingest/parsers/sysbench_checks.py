@@ -67,12 +67,12 @@ def _threads(parser) -> None:
     if parser.command is not None:
         options = parser.command[1]
         value = options.get("threads", options.get("num-threads"))
-        if value is not None and value.isdigit():
+        if value is not None and value.isdigit() and int(value) > 0:
             out["threads"], out["threads_source"] = int(value), "command"
             return
     counts = [part for part in out["intervals"].numbers("threads")]
-    if counts:
-        most = int(max(part.max() for part in counts))
+    most = int(max(part.max() for part in counts)) if counts else 0
+    if most > 0:
         out["threads"], out["threads_source"] = most, "intervals"
         other = out["intervals"].first_other("threads", most)
         if other is not None:
