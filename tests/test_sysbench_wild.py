@@ -210,3 +210,17 @@ def test_a_checkpoint_report_is_kept_apart_from_the_run():
         "latency_ms": {"min": 1.08, "avg": 1.12, "max": 4.31, "sum": 9996.12, "percentiles": {"95": 1.14}}}]
     assert (got["totals"]["events"], got["totals"]["time_s"], len(got["intervals"])) == (17923, 10.0005, 2)
     assert got["kind"] == "cpu" and "lines" in got and got["lines"] == [1, 36]
+
+
+def test_zero_threads_is_not_a_thread_count():
+    # the fuzz test found it: sysbench refuses --threads=0 (sysbench.c), so a 0 is a damaged figure
+    text = (FIXTURES / "web-0.4.12-oltp-ro-2thr-lastmsg-repeated.log").read_text(encoding="utf-8")
+    got = parse_text(text.replace("Number of threads: 2", "Number of threads: 0"))
+    assert (got["threads"], got["threads_source"]) == (2, "inferred")
+    assert got["warnings"] == ["line 5: 'Number of threads: 0': sysbench runs at least one thread; not kept"]
+
+
+def test_a_bracketed_line_after_the_statistics_that_is_no_report_stays_in_the_run():
+    got = parse_text(RHEL_TEXT + "[end of log]\n")
+    assert got["lines"] == [1, 44]
+    assert got["warnings"] == ["line 44: unreadable interval line: '[end of log]'"]

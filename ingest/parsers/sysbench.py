@@ -68,6 +68,7 @@ class _Parser:
         self.body_line: int | None = None  # the first line of figures (intervals, statistics, FATAL)
         self.first: tuple[int, int] | None = None  # a checkpoint report's (t_s, first line)
         self.last: int | None = None  # and its last line
+        self.new_run_at: int | None = None  # set, and the line left unread, where a line opens the next run
 
     def warn(self, line_no: int, message: str) -> None:
         self.out["warnings"].append(f"line {line_no}: {message}")
@@ -120,6 +121,10 @@ class _Parser:
         return _BAD_BYTES.sub("\ufffd", line)
 
     def _enter(self, line_no: int, section: str, header: str) -> None:
+        family = (section, "queries") if section == "sql" else (section,)  # 'queries performed:' is SQL statistics
+        if any(seen in family for seen, _ in self.seen):
+            self.new_run_at = line_no  # statistics this run has already printed: the next run's
+            return
         self.section = section
         self.signals += 1
         self.body_line = self.body_line or line_no
@@ -132,6 +137,9 @@ class _Parser:
             self.sql_header = header
 
     def _top_level(self, line_no: int, line: str) -> None:
+        if self.body_line is not None and _opens_a_run(line):
+            self.new_run_at = line_no
+            return
         if m := RE_VERSION.match(line):
             self.signals += 1
             version = m.group(1)
@@ -258,12 +266,15 @@ class _Parser:
         if not storable(row):
             self.warn(line_no, f"unreadable interval line (a number out of range): {line[:80]!r}")
             return
+        intervals = self.out["intervals"]
+        last = intervals.last_t_s
+        if self.summary_line is not None or (last is not None and row["t_s"] < last and row["t_s"] <= intervals.first_t_s):
+            self.new_run_at = line_no  # reports after the final statistics, or from the first time again
+            return
         self.signals += 1
         self.body_line = self.body_line or line_no
         if row["tps"] is not None:  # only a database run reports transactions
             self.kind_hint = self.kind_hint or "oltp"
-        intervals = self.out["intervals"]
-        last = intervals.last_t_s
         if last is not None and row["t_s"] <= last:
             self.warn(line_no, f"interval at {row['t_s']}s does not follow {last}s; not kept")
             return
@@ -420,6 +431,15 @@ class _Parser:
             self.out.setdefault("other_statistics", {})[key] = num(unit(value, "")) if is_num(value) else value
         else:
             self.warn(line_no, f"statistic {key!r} outside any section")
+
+
+_OPENERS = ("Running the test with following options:",)
+
+
+def _opens_a_run(line: str) -> bool:
+    """Lines sysbench prints (or a shell shows) before a run's figures: after figures, a new run."""
+    return (line.startswith(_OPENERS) or bool(RE_THREADS.match(line)) or bool(RE_VERSION.match(line))
+            or bool(RE_COMMAND.search(line)))
 
 
 def _test_name(word: str) -> str | None:

@@ -12,7 +12,6 @@ where the second one starts.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Iterable
 
@@ -20,14 +19,11 @@ from . import ParseError, artifact_pieces, no_cyclic_gc, split_pieces
 from .sysbench import _Parser
 from .sysbench_checks import finish
 from .sysbench_intervals import feed_lines, read_piece
-from .sysbench_shapes import RE_COMMAND, RE_PROMPT, RE_THREADS, RE_VERSION, SECTIONS
-
-_RE_T = re.compile(r"^\[\s*(\d+)s")
-_OPENERS = ("Running the test with following options:",)
 
 
 class _Runs:
-    """Hands lines to the _Parser of the current run, and starts a new one where a run starts."""
+    """Hands lines to the _Parser of the current run; where that parser finds a line that opens
+    the next run (it sets new_run_at and leaves the line unread), a new _Parser reads on from it."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -38,18 +34,16 @@ class _Runs:
         self.parser = _Parser(self.name)
         self.runs.append([self.parser, line_no, line_no])
 
-    @property
-    def out(self) -> dict:
-        return self.parser.out
-
     def feed(self, line_no: int, raw: str) -> None:
-        if raw.strip():
-            if self.parser.body_line is not None and self._opens_a_run(raw.rstrip()):
-                self._start(line_no)
+        self.parser.feed(line_no, raw)
+        if self.parser.new_run_at is not None:  # the line opens the next run: read it there
+            self.parser.new_run_at = None
+            self._start(line_no)
+            self.parser.feed(line_no, raw)
+        if raw and not raw.isspace():
             run = self.runs[-1]
             run[1] = run[1] or line_no
             run[2] = line_no
-        self.parser.feed(line_no, raw)
 
     def interval_block(self, first_line: int, block: bytes) -> bool:
         if self.parser.summary_line is not None or self.parser.checkpoint is not None:
@@ -60,28 +54,6 @@ class _Runs:
         run[1] = run[1] or first_line
         run[2] = first_line + block.count(b"\n") - 1
         return True
-
-    def _opens_a_run(self, line: str) -> bool:
-        parser = self.parser
-        first = line[0]
-        if first == "[":
-            if RE_PROMPT.match(line):
-                return bool(RE_COMMAND.search(line))
-            m = _RE_T.match(line)
-            if m is None:
-                return False
-            if parser.summary_line is not None:
-                return True
-            intervals = parser.out["intervals"]
-            return bool(intervals and int(m.group(1)) < intervals.last_t_s and int(m.group(1)) <= intervals.first_t_s)
-        if first in " \t":
-            return False
-        section = SECTIONS.get(line.strip())
-        if section is not None:  # 'queries performed:' is part of the SQL statistics
-            family = (section, "queries") if section == "sql" else (section,)
-            return any(seen_section in family for seen_section, _ in parser.seen)
-        return (line.startswith(_OPENERS) or bool(RE_THREADS.match(line)) or bool(RE_VERSION.match(line))
-                or bool(RE_COMMAND.search(line)))
 
     def finish(self) -> list[dict]:
         done = []
