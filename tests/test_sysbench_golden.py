@@ -200,6 +200,30 @@ GOLDEN = {
                           "written": "62.5Mb", "transferred": "156.25Mb", "per second": "5.2083Mb",
                           "requests/s": 333.33},
         warnings=[]),
+    # 1.0 memory: its options, "[ 5s ] 4870.25 MiB/sec" interval lines, "Total operations", "MiB transferred".
+    "handmade-1.0.20-memory-ivl.log": dict(
+        sysbench_version="1.0.20", test=None, kind="memory", complete=True, threads=2, threads_source="header",
+        report_interval_s=5, totals=T(time_s=10.0001, events=50088960),
+        latency_ms=L(0.00, 0.00, 0.92, 15026.69, p95=0.00),
+        fairness=F(25044480.0, 1200.0, 7.5133, 0.02), intervals=2,
+        first={"t_s": 5, "threads": None, "tps": None, "latency_ms": None, "mib_s": 4870.25},
+        last={"t_s": 10, "mib_s": 4912.75},
+        test_options={"block size": "1KiB", "total size": "102400MiB", "operation": "write", "scope": "global"},
+        other_statistics={"operations": 50088960, "operations/s": 5008845.91, "MiB transferred": 48915.00,
+                          "MiB/s": 4891.45},
+        warnings=[]),
+    # 1.0 fileio with "[ 10s ] reads: .. MiB/s writes: .. MiB/s fsyncs: ../s latency (ms,95%): .." lines.
+    "handmade-1.0.20-fileio-seqwr-ivl.log": dict(
+        sysbench_version="1.0.20", test=None, kind="fileio", complete=True, threads=1, threads_source="header",
+        report_interval_s=10, totals=T(time_s=30.0032, events=390105),
+        latency_ms=L(0.01, 0.08, 36.52, 29801.47, p95=0.09),
+        fairness=F(390105.0, 0.0, 29.8015, 0.0), intervals=3,
+        first={"t_s": 10, "threads": None, "latency_pct": 95, "latency_ms": 0.085, "read_mib_s": 0.0,
+               "written_mib_s": 205.32, "fsyncs_s": 131.40},
+        last={"t_s": 30, "written_mib_s": 201.15, "fsyncs_s": 128.74, "latency_ms": 0.086},
+        other_statistics={"reads/s": 0.0, "writes/s": 12873.38, "fsyncs/s": 128.73, "read, MiB/s": 0.0,
+                          "written, MiB/s": 201.15},
+        warnings=[]),
     # sysbench's own cram templates: globbed values are unreadable, never guessed.
     "sysbench-repo-CRAMTEMPLATE-1.0.20-cpu-run.log": dict(
         sysbench_version=None, kind="cpu", complete=False, threads=2, totals=T(events=100),

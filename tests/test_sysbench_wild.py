@@ -224,3 +224,28 @@ def test_a_bracketed_line_after_the_statistics_that_is_no_report_stays_in_the_ru
     got = parse_text(RHEL_TEXT + "[end of log]\n")
     assert got["lines"] == [1, 44]
     assert got["warnings"] == ["line 44: unreadable interval line: '[end of log]'"]
+
+
+def test_04_memory_summary_and_interval_lines():
+    # 0.4 sb_memory.c memory_print_stats: "[%4.0fs] %4.2f MB/sec," and "Operations performed: N (X ops/sec)"
+    text = ("sysbench 0.4.12:  multi-threaded system evaluation benchmark\n\nRunning the test with following options:\n"
+            "Number of threads: 1\nReport intermediate results every 1 second(s)\n\n"
+            "Doing memory operations speed test\nMemory block size: 1K\n\nMemory transfer size: 1024M\n\n"
+            "Memory operations type: write\nMemory scope type: global\nThreads started!\n"
+            "[   1s] 1012.50 MB/sec,\nDone.\n\nOperations performed: 1048576 (1036810.25 ops/sec)\n\n"
+            "1024.00 MB transferred (1012.51 MB/sec)\n\n")
+    got = parse_text(text)
+    assert (got["kind"], got["warnings"]) == ("memory", ["line 15: the log ends after the interval reports: "
+                                                         "no final statistics"])
+    assert got["intervals"].to_rows()[0]["mib_s"] == 1012.50
+    assert got["other_statistics"] == {"operations": 1048576, "operations/s": 1036810.25, "MB transferred": 1024.00,
+                                       "MB/s": 1012.51}
+
+
+def test_master_fileio_prints_throughput_twice_in_one_run():
+    # master sb_fileio.c file_report_cumulative prints "Throughput:" (MiB/s), then sb_report_cumulative its own
+    text = (FIXTURES / "handmade-1.0.20-fileio-seqwr-ivl.log").read_text(encoding="utf-8")
+    text = text.replace("General statistics:\n    total time:", "Throughput:\n    time elapsed:")
+    got = parse_text(text)
+    assert (got["lines"], got["totals"]["time_s"], got["totals"]["events"], got["warnings"]) == (
+        [1, 47], 30.0032, 390105, [])

@@ -20,7 +20,7 @@ from . import ParseError
 from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, read_block, storable
 from .sysbench_shapes import (
     INFO, KINDS, OLTP_TESTS, RE_CHECKPOINT, RE_COMMAND, RE_FATAL, RE_FILEIO_04, RE_FILEIO_04_BYTES, RE_FILEIO_04_RATE,
-    RE_HIST_ROW, RE_INTERVAL_SETTING, RE_IVL_04, RE_IVL_05, RE_IVL_10, RE_IVL_10_EPS, RE_KEY_VALUE, RE_MEMORY_BYTES,
+    RE_HIST_ROW, RE_INTERVAL_SETTING, RE_IVL_04, RE_IVL_FILEIO, RE_IVL_MEMORY, RE_IVL_05, RE_IVL_10, RE_IVL_10_EPS, RE_KEY_VALUE, RE_MEMORY_BYTES,
     RE_MEMORY_OPS, RE_PER_SEC, RE_PERCENTILE, RE_PROMPT, RE_QUEUE, RE_THREADS, RE_VERSION, RE_VERSION_TEXT, SECTIONS,
     SOURCE_KEYS, half_unit, is_num, num, pct, unit, whole,
 )
@@ -121,11 +121,15 @@ class _Parser:
         return _BAD_BYTES.sub("\ufffd", line)
 
     def _enter(self, line_no: int, section: str, header: str) -> None:
-        family = (section, "queries") if section == "sql" else (section,)  # 'queries performed:' is SQL statistics
-        if any(seen in family for seen, _ in self.seen):
-            self.new_run_at = line_no  # statistics this run has already printed: the next run's
-            return
+        if section in _OPENS_A_REPORT:
+            family = (section, "queries") if section == "sql" else (section,)  # 'queries performed:' is SQL
+            if any(seen in family for seen, _ in self.seen):
+                self.new_run_at = line_no  # statistics this run has already printed: the next run's
+                return
         self.section = section
+        if section == "options":
+            self.kind_hint = "memory"  # only memory_print_mode prints this header
+            return
         self.signals += 1
         self.body_line = self.body_line or line_no
         if section in ("sql", "general", "throughput", "cpu", "fileio", "memory") and self.summary_line is None:
@@ -252,6 +256,12 @@ class _Parser:
             t, thr, eps, p, lat = m.groups()
             row = {**_NO_SAMPLE, "t_s": int(t), "threads": int(thr), "latency_pct": num(p),
                    "latency_ms": num(lat), "eps": num(eps)}
+        elif m := RE_IVL_FILEIO.match(line):
+            t, r, w, f, p, lat, lat_04, p_04 = m.groups()
+            row = {**_NO_SAMPLE, "t_s": int(t), "latency_pct": num(p or p_04), "latency_ms": num(lat or lat_04),
+                   "read_mib_s": num(r), "written_mib_s": num(w), "fsyncs_s": num(f)}
+        elif m := RE_IVL_MEMORY.match(line):
+            row = {**_NO_SAMPLE, "t_s": int(m.group(1)), "mib_s": num(m.group(2))}
         elif m := RE_CHECKPOINT.match(line):
             self.checkpoint = _Parser(self.name)
             self.checkpoint.first = (int(m.group(1)), line_no)
@@ -360,7 +370,8 @@ class _Parser:
             self.warn(line_no, f"{key!r} is given again (first on line {self.seen[(section, key)]}); the first is kept")
             return
         self.seen[(section, key)] = line_no
-        self.body_line = self.body_line or line_no
+        if section != "options":
+            self.body_line = self.body_line or line_no
         try:
             self._store(line_no, section, key, value)
         except (InvalidOperation, ValueError):
@@ -427,6 +438,8 @@ class _Parser:
                 fairness["time_avg"], fairness["time_stddev"] = num(avg), num(std)
             else:
                 self.warn(line_no, f"unknown statistic {key!r}")
+        elif section == "options":
+            self.out.setdefault("test_options", {})[key] = value
         elif section in ("cpu", "fileio", "memory"):
             self.out.setdefault("other_statistics", {})[key] = num(unit(value, "")) if is_num(value) else value
         else:
@@ -434,6 +447,8 @@ class _Parser:
 
 
 _OPENERS = ("Running the test with following options:",)
+# The sections a final report starts with ("Throughput:" is printed twice by master's fileio test).
+_OPENS_A_REPORT = {"sql", "general", "cpu", "fileio", "memory"}
 
 
 def _opens_a_run(line: str) -> bool:

@@ -74,7 +74,7 @@ def _threads(parser) -> None:
     most = int(max(part.max() for part in counts)) if counts else 0
     if most > 0:
         out["threads"], out["threads_source"] = most, "intervals"
-        other = out["intervals"].first_other("threads", most)
+        other = out["intervals"].first_other("threads", most, skip_null=True)
         if other is not None:
             parser.warn(other[1], f"interval reports {other[0]} threads, other interval lines {most}: "
                                   f"the run's thread count is taken as {most}")
@@ -129,7 +129,7 @@ def _cross_check(parser) -> None:
     if None not in parts and t["queries"] is not None and sum(parts) != t["queries"]:
         parser.warn(line, f"reads + writes + other = {sum(parts)}, but total queries = {t['queries']}")
     if out["threads"] and out["threads_source"] in ("header", "command"):
-        other = out["intervals"].first_other("threads", out["threads"])
+        other = out["intervals"].first_other("threads", out["threads"], skip_null=True)
         if other is not None:
             parser.warn(other[1], f"interval reports {other[0]} threads, the {out['threads_source']} {out['threads']}")
     if out["threads_source"] == "header" and parser.command is not None:

@@ -192,13 +192,17 @@ class IntervalColumns:
             if column.null_count < len(column):
                 yield column.drop_null().cast(pa.float64()).to_numpy()
 
-    def first_other(self, name: str, value) -> tuple[object, int] | None:
-        """The first value of a column that differs from ``value`` (None included), and its line."""
+    def first_other(self, name: str, value, *, skip_null: bool = False) -> tuple[object, int] | None:
+        """The first value of a column that differs from ``value`` (None included, unless ``skip_null``),
+        and its line."""
         for table, lines in self.parts():
             column = table.column(name)
-            differs = np.flatnonzero(column.to_numpy(zero_copy_only=False) != value)
-            if len(differs):
-                return column[int(differs[0])].as_py(), lines[int(differs[0])]
+            differs = column.to_numpy(zero_copy_only=False) != value
+            if skip_null:
+                differs &= column.is_valid().to_numpy(zero_copy_only=False)
+            where = np.flatnonzero(differs)
+            if len(where):
+                return column[int(where[0])].as_py(), lines[int(where[0])]
         return None
 
     def to_rows(self) -> list[dict]:

@@ -31,6 +31,13 @@ RE_IVL_10 = re.compile(
     rf"lat \(ms,{D}%\): {D} err/s:? {D} reconn/s: {D}$")
 # 1.0 sysbench.c sb_report_intermediate (tests without a database)
 RE_IVL_10_EPS = re.compile(rf"^\[\s*(\d+)s \] thds: (\d+) eps: {NUM} lat \(ms,{NUM}%\): {NUM}$")
+# 1.0 sb_fileio.c file_report_intermediate ("MiB/s", "latency (ms,95%): %4.3f"); 0.4 file_print_stats
+# ("MB/s", "response time: %4.2fms (95%)"). The MB of 0.4 are MiB too (megabyte = 1024 * 1024).
+RE_IVL_FILEIO = re.compile(
+    rf"^\[\s*(\d+)s ?\] reads: {NUM} Mi?B/s writes: {NUM} Mi?B/s fsyncs: {NUM}/s "
+    rf"(?:latency \(ms,{NUM}%\): {NUM}|response time: {NUM}ms \({NUM}%\))$")
+# 1.0 sb_memory.c memory_report_intermediate "%4.2f MiB/sec"; 0.4 memory_print_stats "%4.2f MB/sec,"
+RE_IVL_MEMORY = re.compile(rf"^\[\s*(\d+)s ?\] {NUM} Mi?B/sec,?$")
 # 1.0 sysbench.c checkpoints_thread_proc; 0.4 checkpoints_thread_proc ("[%4.0fs] ")
 RE_CHECKPOINT = re.compile(r"^\[\s*(\d+)s ?\] Checkpoint report:$")
 # 1.0 --rate: the queue of a fixed-rate run ("queue length: N concurrency: M", db_driver with a comma)
@@ -65,6 +72,8 @@ SECTIONS = {
     "CPU speed:": "cpu",
     "File operations:": "fileio",
     "Operations performed:": "memory",
+    # 1.0 sb_memory.c memory_print_mode: the options follow, indented
+    "Running memory speed test with the following options:": "options",
 }
 # Lines sysbench prints that carry nothing the JSON reports.
 INFO = re.compile("|".join([
