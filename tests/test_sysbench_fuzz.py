@@ -25,7 +25,7 @@ from ingest.parsers.sysbench_intervals import IntervalColumns
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"
 LOGS = sorted(FIXTURES.glob("*.log"))
-MUTANTS_PER_LOG = 160
+MUTANTS_PER_LOG = 200
 SEED = 16
 # Half a bucket of sysbench 1.0's latency histogram (1024 log buckets over 0.001..100000 ms): how
 # far a printed percentile may lie outside the measured min and max, plus a little.

@@ -249,3 +249,11 @@ def test_master_fileio_prints_throughput_twice_in_one_run():
     got = parse_text(text)
     assert (got["lines"], got["totals"]["time_s"], got["totals"]["events"], got["warnings"]) == (
         [1, 47], 30.0032, 390105, [])
+
+
+def test_rate_limited_runs_print_their_queue():
+    # 1.0 db_driver.c db_report_intermediate with --rate: "[ 10s ] queue length: 0, concurrency: 3"
+    lines = RHEL_TEXT.split("\n")
+    got = parse_text("\n".join(lines[:14] + ["[ 10s ] queue length: 0, concurrency: 3"] + lines[14:]))
+    assert got["queue"] == [{"t_s": 10, "length": 0, "concurrency": 3, "line": 15}]
+    assert got["warnings"] == [] and len(got["intervals"]) == 3

@@ -24,7 +24,15 @@ _INTERVAL_HALF = half_unit("0.00")
 def _close(a: float, b: float, *, slack: float) -> bool:
     """a and b agree within ``slack`` (the roundings of the figures they come from), and within the
     error of the double arithmetic that combined them."""
-    return abs(a - b) <= slack + 1e-9 * max(abs(a), abs(b), 1.0)
+    return abs(a - b) <= slack + _EPSILON * max(abs(a), abs(b), 1.0)
+
+
+def _at_most(a: float, b: float, *, slack: float) -> bool:
+    """a <= b, within ``slack`` and the error of double arithmetic, as _close."""
+    return a <= b + slack + _EPSILON * max(abs(a), abs(b), 1.0)
+
+
+_EPSILON = 1e-9
 
 
 def finish(parser) -> dict:
@@ -156,13 +164,13 @@ def _figures(parser) -> None:
     low, avg, high = lat["min"], lat["avg"], lat["max"]
     order = [("min", low), ("avg", avg), ("max", high)]
     for (a, x), (b, y) in zip(order, order[1:]):
-        if x is not None and y is not None and x > y + half[a] + half[b]:
+        if x is not None and y is not None and not _at_most(x, y, slack=half[a] + half[b]):
             warn(where("latency_avg" if b == "avg" else b, 0), f"latency {a} {x} ms is above {b} {y} ms")
     for p, value in lat["percentiles"].items():
         slack = half[f"p{p}"]
-        if high is not None and value > high * PERCENTILE_SLACK + slack + half["max"]:
+        if high is not None and not _at_most(value, high * PERCENTILE_SLACK, slack=slack + half["max"]):
             warn(where(f"latency_p{p}", 0), f"latency {p}th percentile {value} ms is above max {high} ms")
-        if low is not None and value * PERCENTILE_SLACK + slack + half["min"] < low:
+        if low is not None and not _at_most(low, value * PERCENTILE_SLACK, slack=slack + half["min"]):
             warn(where(f"latency_p{p}", 0), f"latency {p}th percentile {value} ms is below min {low} ms")
     events = t["events"]
     if events is not None and avg is not None and lat["sum"] is not None:
@@ -209,6 +217,6 @@ def _interval_queries(parser) -> None:
         columns = [table.column(name).to_numpy(zero_copy_only=False).astype(float)
                    for name in ("qps", "reads_s", "writes_s", "other_s")]
         qps, parts = columns[0], columns[1] + columns[2] + columns[3]
-        bad = np.flatnonzero(np.abs(qps - parts) > slack + 1e-9 * np.maximum(np.abs(qps), 1.0))
+        bad = np.flatnonzero(np.abs(qps - parts) > slack + _EPSILON * np.maximum(np.abs(qps), 1.0))  # _close
         for i in bad.tolist():
             parser.warn(lines[i], f"interval qps {qps[i]:.2f} is not reads + writes + other = {parts[i]:.2f}")

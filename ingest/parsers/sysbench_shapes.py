@@ -96,6 +96,9 @@ INFO = re.compile("|".join([
     r'Using "(BEGIN|LOCK TABLES( READ| WRITE)?)" for starting transactions', r"Not using auto_inc",
     r"Maximum number of requests for OLTP test is limited to", r"Validation mode enabled",
     r"Number of (range|key) partitions per table", r"Using \d+ test tables",
+    # 1.0/master sysbench.c print_run_mode; oltp_common.lua prepare/cleanup
+    r"Warmup time: \d+s", r"Target transaction rate: ", r"Validation checks: on", r"Preloading table",
+    r"Dropping table",
 ]))
 OLTP_TESTS = {"oltp", "oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select",
               "oltp_update_index", "oltp_update_non_index", "oltp_delete", "oltp_insert", "select_random_points",
