@@ -257,3 +257,8 @@ def test_rate_limited_runs_print_their_queue():
     got = parse_text("\n".join(lines[:14] + ["[ 10s ] queue length: 0, concurrency: 3"] + lines[14:]))
     assert got["queue"] == [{"t_s": 10, "length": 0, "concurrency": 3, "line": 15}]
     assert got["warnings"] == [] and len(got["intervals"]) == 3
+
+
+def test_a_second_run_cut_after_its_first_line_is_still_a_run():
+    runs = parse_text_runs(RHEL_TEXT + "Running the test with following options:\n")
+    assert [(run["lines"], run["complete"]) for run in runs] == [([1, 43], True), ([44, 44], False)]

@@ -168,6 +168,9 @@ class _Parser:
             self.signals += 1
             self.out["report_interval_s"] = int(m.group(1))
             return
+        if line.startswith(_OPENERS):
+            self.signals += 1
+            return
         if line.startswith("Doing read-only test"):
             self.out["test"] = "oltp_read_only"
             return
