@@ -262,3 +262,10 @@ def test_rate_limited_runs_print_their_queue():
 def test_a_second_run_cut_after_its_first_line_is_still_a_run():
     runs = parse_text_runs(RHEL_TEXT + "Running the test with following options:\n")
     assert [(run["lines"], run["complete"]) for run in runs] == [([1, 43], True), ([44, 44], False)]
+
+
+def test_a_checkpoint_report_cut_short_by_the_next_run():
+    head = CHECKPOINTS[: CHECKPOINTS.index("Threads fairness:")]
+    runs = parse_text_runs(head + RHEL_TEXT)
+    assert [run["lines"] for run in runs] == [[1, 24], [26, 68]]
+    assert runs[0]["checkpoints"][0]["lines"] == [11, 24] and runs[1]["threads"] == 16

@@ -330,6 +330,10 @@ class _Parser:
             self.close_checkpoint()
             return False
         self.checkpoint.feed(line_no, line)
+        if self.checkpoint.new_run_at is not None:  # a report cut short, and the next run begins
+            self.close_checkpoint()
+            self.new_run_at = line_no
+            return True
         self.checkpoint.last = line_no
         if ("fairness", "execution time (avg/stddev)") in self.checkpoint.seen:
             self.close_checkpoint()
