@@ -20,9 +20,9 @@ from . import ParseError
 from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, read_block, storable
 from .sysbench_shapes import (
     INFO, KINDS, OLTP_TESTS, RE_CHECKPOINT, RE_COMMAND, RE_FATAL, RE_FILEIO_04, RE_FILEIO_04_BYTES, RE_FILEIO_04_RATE,
-    RE_HIST_ROW, RE_INTERVAL_SETTING, RE_IVL_04, RE_IVL_FILEIO, RE_IVL_MEMORY, RE_IVL_05, RE_IVL_10, RE_IVL_10_EPS, RE_KEY_VALUE, RE_MEMORY_BYTES,
-    RE_MEMORY_OPS, RE_PER_SEC, RE_PERCENTILE, RE_PROMPT, RE_QUEUE, RE_THREADS, RE_VERSION, RE_VERSION_TEXT, SECTIONS,
-    SOURCE_KEYS, half_unit, is_num, num, pct, unit, whole,
+    RE_HIST_ROW, RE_INTERVAL_SETTING, RE_IVL_04, RE_IVL_05, RE_IVL_10, RE_IVL_10_EPS, RE_IVL_FILEIO, RE_IVL_MEMORY,
+    RE_KEY_VALUE, RE_MEMORY_BYTES, RE_MEMORY_OPS, RE_PER_SEC, RE_PERCENTILE, RE_PROMPT, RE_QUEUE, RE_THREADS,
+    RE_VERSION, RE_VERSION_TEXT, SECTIONS, SOURCE_KEYS, half_unit, is_num, num, pct, unit, whole,
 )
 
 __all__ = ["INTERVAL_COLUMNS", "parse_file", "parse_log", "parse_runs", "parse_text"]
@@ -69,6 +69,7 @@ class _Parser:
         self.first: tuple[int, int] | None = None  # a checkpoint report's (t_s, first line)
         self.last: int | None = None  # and its last line
         self.new_run_at: int | None = None  # set, and the line left unread, where a line opens the next run
+        self.threads_how: str | None = None  # how an inferred thread count was inferred (sysbench_checks)
 
     def warn(self, line_no: int, message: str) -> None:
         self.out["warnings"].append(f"line {line_no}: {message}")
@@ -281,7 +282,8 @@ class _Parser:
             return
         intervals = self.out["intervals"]
         last = intervals.last_t_s
-        if self.summary_line is not None or (last is not None and row["t_s"] < last and row["t_s"] <= intervals.first_t_s):
+        again = last is not None and row["t_s"] < last and row["t_s"] <= intervals.first_t_s
+        if self.summary_line is not None or again:
             self.new_run_at = line_no  # reports after the final statistics, or from the first time again
             return
         self.signals += 1

@@ -33,6 +33,7 @@ def _at_most(a: float, b: float, *, slack: float) -> bool:
 
 
 _EPSILON = 1e-9
+_FROM_FAIRNESS = "total events / fairness events avg"  # how a thread count may be inferred
 
 
 def finish(parser) -> dict:
@@ -91,7 +92,7 @@ def _threads(parser) -> None:
     guess = None
     if totals["events"] and fair["events_avg"]:
         guess = totals["events"] / fair["events_avg"]
-        how = "total events / fairness events avg"
+        how = _FROM_FAIRNESS
     elif lat["sum"] and totals["time_s"]:
         guess = lat["sum"] / 1000 / totals["time_s"]
         how = "latency sum / elapsed time"
@@ -184,17 +185,16 @@ def _figures(parser) -> None:
         if counted != events:
             warn(parser.histogram_line or 0, f"the histogram counts {counted} events, the summary {events}")
     fair = out["fairness"]["events_avg"]
-    if fair is not None and events is not None and out["threads"] and getattr(parser, "threads_how", "").find(
-            "fairness") < 0:
+    if fair is not None and events is not None and out["threads"] and parser.threads_how != _FROM_FAIRNESS:
         n = out["threads"]
         if not _close(fair * n, events, slack=n * half["events_avg"]):
             warn(where("events (avg/stddev)", 0),
                  f"fairness events avg {fair} x {n} threads = {fair * n:.4f}, but total number of events is {events}")
     stats = out.get("other_statistics", {})
     if all(isinstance(stats.get(k), int) for k in ("reads", "writes", "other", "total")):
-        if stats["reads"] + stats["writes"] + stats["other"] != stats["total"]:
-            warn(where("fileio total", 0), f"reads + writes + other = {stats['reads'] + stats['writes'] + stats['other']}"
-                                           f", but the total is {stats['total']}")
+        operations = stats["reads"] + stats["writes"] + stats["other"]
+        if operations != stats["total"]:
+            warn(where("fileio total", 0), f"reads + writes + other = {operations}, but the total is {stats['total']}")
 
 
 def _one_event_a_tx(parser) -> bool:
