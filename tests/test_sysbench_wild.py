@@ -269,3 +269,19 @@ def test_a_checkpoint_report_cut_short_by_the_next_run():
     runs = parse_text_runs(head + RHEL_TEXT)
     assert [run["lines"] for run in runs] == [[1, 24], [26, 68]]
     assert runs[0]["checkpoints"][0]["lines"] == [11, 24] and runs[1]["threads"] == 16
+
+
+def test_a_command_continued_over_lines_is_read_whole():
+    lines = RHEL_TEXT.split("\n")
+    command = ["[root@db01 ~]# sysbench --test=oltp --num-threads=16 \\", "    --max-time=30 \\",
+               "    --report-interval=10 run"]
+    got = parse_text("\n".join(command + [ln for ln in lines[1:] if not ln.startswith("Number of threads")]))
+    # 0.4/0.5 spelling: --test=oltp, --num-threads=16
+    assert (got["test"], got["threads"], got["threads_source"]) == ("oltp", 16, "command")
+    assert got["command_options"] == {"test": "oltp", "num-threads": "16", "max-time": "30", "report-interval": "10"}
+    assert got["lines"] == [1, 44]
+    assert got["warnings"] == ["line 18: a oltp run that wrote nothing: is a read-only line missing?"]
+    cut = parse_text("sysbench 1.0.17 (using system LuaJIT 2.0.4)\n[root@db01 ~]# sysbench oltp_read_only \\\n"
+                     "    --threads=4 \\\n")
+    assert cut["warnings"] == ["line 2: a command continued with '\\' that the log never ends",
+                               "line 0: no 'Number of threads' line and nothing to infer the thread count from"]

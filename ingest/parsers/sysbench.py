@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 
 import numpy as np
 
 from . import ParseError
+from .sysbench_command import RE_CONTINUED, is_opener, opens_a_run, read_command
 from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, read_block, storable
 from .sysbench_shapes import (
-    INFO, KINDS, OLTP_TESTS, RE_CHECKPOINT, RE_COMMAND, RE_FATAL, RE_FILEIO_04, RE_FILEIO_04_BYTES, RE_FILEIO_04_RATE,
+    INFO, RE_CHECKPOINT, RE_COMMAND, RE_FATAL, RE_FILEIO_04, RE_FILEIO_04_BYTES, RE_FILEIO_04_RATE,
     RE_HIST_ROW, RE_INTERVAL_SETTING, RE_IVL_04, RE_IVL_05, RE_IVL_10, RE_IVL_10_EPS, RE_IVL_FILEIO, RE_IVL_MEMORY,
     RE_KEY_VALUE, RE_MEMORY_BYTES, RE_MEMORY_OPS, RE_PER_SEC, RE_PERCENTILE, RE_PROMPT, RE_QUEUE, RE_THREADS,
     RE_VERSION, RE_VERSION_TEXT, SECTIONS, SOURCE_KEYS, half_unit, is_num, num, pct, unit, whole,
@@ -44,7 +44,6 @@ def _empty() -> dict:
 _NO_SAMPLE = dict.fromkeys(INTERVAL_COLUMNS)
 # Bytes that are not UTF-8, as the reader decodes them (errors="surrogateescape").
 _BAD_BYTES = re.compile("[\udc80-\udcff]")
-_OPTION = re.compile(r"^--([a-z][a-z0-9-]*)=(.*)$")
 
 
 class _Parser:
@@ -70,6 +69,7 @@ class _Parser:
         self.last: int | None = None  # and its last line
         self.new_run_at: int | None = None  # set, and the line left unread, where a line opens the next run
         self.threads_how: str | None = None  # how an inferred thread count was inferred (sysbench_checks)
+        self.continued: tuple[int, str] | None = None  # (first line, text) of a command continued with '\\'
 
     def warn(self, line_no: int, message: str) -> None:
         self.out["warnings"].append(f"line {line_no}: {message}")
@@ -83,6 +83,9 @@ class _Parser:
             return
         if not line.isascii() and _BAD_BYTES.search(line):
             line = self._bad_bytes(line_no, line)
+        if self.continued is not None:
+            self._continued(line)
+            return
         if self.checkpoint is not None and self._in_checkpoint(line_no, line):
             return
         if line[0] == "[" and not RE_PROMPT.match(line):
@@ -142,7 +145,7 @@ class _Parser:
             self.sql_header = header
 
     def _top_level(self, line_no: int, line: str) -> None:
-        if self.body_line is not None and _opens_a_run(line):
+        if self.body_line is not None and opens_a_run(line):
             self.new_run_at = line_no
             return
         if m := RE_VERSION.match(line):
@@ -169,8 +172,11 @@ class _Parser:
             self.signals += 1
             self.out["report_interval_s"] = int(m.group(1))
             return
-        if line.startswith(_OPENERS):
+        if is_opener(line):
             self.signals += 1
+            return
+        if RE_CONTINUED.search(line):
+            self.continued = (line_no, line[:-1])
             return
         if line.startswith("Doing read-only test"):
             self.out["test"] = "oltp_read_only"
@@ -215,25 +221,26 @@ class _Parser:
         self.out["source_lines"].setdefault(f"fileio {key}", line_no)
 
     def _command(self, line_no: int, line: str) -> None:
-        """A shell command line before the log: the first test name after 'sysbench' (or 0.4/0.5's
-        --test=) names the test; its --options are kept (threads: --threads=, 0.4/0.5 --num-threads=),
-        but never a password's value."""
-        words = line.split()
-        after = [i for i, w in enumerate(words) if w.endswith("sysbench")]
-        options: dict[str, str] = {}
-        test = None
-        for word in words[after[0] + 1:] if after else []:
-            if m := _OPTION.match(word):
-                name = m.group(1)
-                options[name] = "(not kept)" if "password" in name else m.group(2).strip("'\"")
-            elif test is None:
-                test = _test_name(word)
-        test = test or _test_name(options.get("test", ""))
+        """A shell command line before the log (sysbench_command.py)."""
+        test, options = read_command(line)
         if test:
             self.out["test"] = test
         self.out["command_options"] = options
         self.command = (line_no, options)
         self.signals += 1
+
+    def _continued(self, line: str) -> None:
+        """A line of a command continued with a trailing backslash: read at its last line."""
+        first, text = self.continued
+        text = f"{text} {line.strip()}"
+        if text.endswith("\\"):
+            self.continued = (first, text[:-1])
+            return
+        self.continued = None
+        if RE_COMMAND.search(text):
+            self._command(first, text)
+        else:
+            self.warn(first, f"skipped a command that runs no sysbench test: {text[:80]!r}")
 
     # -- intervals ------------------------------------------------------------------------------
 
@@ -455,22 +462,8 @@ class _Parser:
             self.warn(line_no, f"statistic {key!r} outside any section")
 
 
-_OPENERS = ("Running the test with following options:",)
 # The sections a final report starts with ("Throughput:" is printed twice by master's fileio test).
 _OPENS_A_REPORT = {"sql", "general", "cpu", "fileio", "memory"}
-
-
-def _opens_a_run(line: str) -> bool:
-    """Lines sysbench prints (or a shell shows) before a run's figures: after figures, a new run."""
-    return (line.startswith(_OPENERS) or bool(RE_THREADS.match(line)) or bool(RE_VERSION.match(line))
-            or bool(RE_COMMAND.search(line)))
-
-
-def _test_name(word: str) -> str | None:
-    name = Path(word).name.lower()
-    if name.endswith(".lua"):
-        return name.removesuffix(".lua").replace("-", "_")
-    return name if name in OLTP_TESTS or name in KINDS else None
 
 
 from .sysbench_runs import parse_file, parse_log, parse_runs, parse_text  # noqa: E402  (they drive _Parser)

@@ -13,6 +13,7 @@ from math import fsum, sqrt
 import numpy as np
 
 from . import ParseError
+from .sysbench_command import threads_given
 from .sysbench_intervals import floats
 from .sysbench_shapes import KINDS, OLTP_TESTS, PERCENTILE_SLACK, half_unit
 
@@ -43,6 +44,8 @@ def finish(parser) -> dict:
         raise ParseError(f"{parser.name}: not a sysbench log (no sysbench header, interval or statistics line)")
     if parser.checkpoint is not None:
         parser.close_checkpoint()  # a checkpoint report the log ends in
+    if parser.continued is not None:
+        parser.warn(parser.continued[0], "a command continued with '\\' that the log never ends")
     has_summary = out["totals"]["events"] is not None or out["totals"]["transactions"] is not None
     if parser.fatal and not has_summary and not out["intervals"]:
         line_no, text = parser.fatal
@@ -73,12 +76,9 @@ def _threads(parser) -> None:
     """No 'Number of threads' line: the command's --threads, else the interval lines' thread
     counts, else inferred from the summary."""
     out = parser.out
-    if parser.command is not None:
-        options = parser.command[1]
-        value = options.get("threads", options.get("num-threads"))
-        if value is not None and value.isdigit() and int(value) > 0:
-            out["threads"], out["threads_source"] = int(value), "command"
-            return
+    if parser.command is not None and threads_given(parser.command[1]) is not None:
+        out["threads"], out["threads_source"] = threads_given(parser.command[1]), "command"
+        return
     counts = [part for part in out["intervals"].numbers("threads")]
     most = int(max(part.max() for part in counts)) if counts else 0
     if most > 0:
