@@ -36,11 +36,12 @@ def _mutate(data: bytes, rng: random.Random) -> tuple[str, bytes]:
     """One mutation of ``data`` and its kind."""
     lines = data.split(b"\n")
     kind = rng.choice(["digit", "digit", "digit", "drop", "duplicate", "truncate", "flip"])
-    if kind == "digit":
-        places = [m.start() for m in re.finditer(rb"\d", data)]
+    places = [m.start() for m in re.finditer(rb"\d", data)] if kind == "digit" else []
+    if places:
         at = rng.choice(places)
         new = rng.choice([d for d in b"0123456789" if d != data[at]])
         return kind, data[:at] + bytes([new]) + data[at + 1:]
+    kind = "flip" if kind == "digit" else kind  # a log without a digit
     i = rng.randrange(len(lines))
     if kind == "drop":
         return kind, b"\n".join(lines[:i] + lines[i + 1:])

@@ -177,6 +177,7 @@ class _Parser:
             return
         if RE_CONTINUED.search(line):
             self.continued = (line_no, line[:-1])
+            self.signals += 1
             return
         if line.startswith("Doing read-only test"):
             self.out["test"] = "oltp_read_only"
