@@ -96,11 +96,21 @@ def test_crlf_and_trailing_blank_lines_give_the_same_result():
     assert parse_text(text.replace("\n", "\r\n") + "\r\n\r\n   \r\n") == plain
 
 
-def test_threads_inferred_from_fairness_when_the_header_is_missing():
+def test_threads_from_the_command_then_the_intervals_when_the_header_is_missing():
     text = SHELL_LOG.read_text(encoding="utf-8").replace("Number of threads: 64\n", "")
     got = parse_text(text)
-    # 9328 events / 145.75 events per thread = 64.0
-    assert (got["threads"], got["threads_source"]) == (64, "inferred")
+    # the command line (line 1) says --threads=64
+    assert (got["threads"], got["threads_source"]) == (64, "command")
+    got = parse_text(text.replace("--threads=64 ", ""))
+    # every interval line says "thds: 64"
+    assert (got["threads"], got["threads_source"]) == (64, "intervals")
+
+
+def test_threads_inferred_from_fairness_when_the_header_is_missing():
+    text = (FIXTURES / "web-0.4.12-oltp-ro-2thr-lastmsg-repeated.log").read_text(encoding="utf-8")
+    got = parse_text(text.replace("Number of threads: 2\n", ""))
+    # 461658 events / 230829.0000 events per thread = 2.0
+    assert (got["threads"], got["threads_source"]) == (2, "inferred")
 
 
 def test_threads_inferred_from_latency_sum_without_fairness():

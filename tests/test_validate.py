@@ -232,6 +232,13 @@ def test_failed_run_in_a_bundle(bundle_dir):
     ]
 
 
+def test_an_artifact_file_of_several_runs_is_refused(bundle_dir):
+    assert _bundle_with_log(bundle_dir, "handmade-1.0.20-point-select-three-runs.log") == [
+        "bundle.yaml:42: results[log1].path: artifacts/run.log:41: a second run starts here: "
+        "the file holds 3 runs (lines 1-39, 41-79, 81-119); give each run its own artifact file"
+    ]
+
+
 def test_thread_count_must_agree_with_the_log(bundle_dir):
     assert _bundle_with_log(bundle_dir, "web-1.0.20-oltp-rw-ivl20-shell-prompt.log", extra=", threads: 32") == [
         "bundle.yaml:42: results[log1].threads: the bundle says 32 threads, artifacts/run.log says 64 (header)"

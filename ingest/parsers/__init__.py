@@ -91,7 +91,7 @@ def no_cyclic_gc() -> Iterator[None]:
 def _register() -> None:
     from . import sysbench
 
-    PARSERS["sysbench"] = sysbench.parse_file
+    PARSERS["sysbench"] = sysbench.parse_log  # one run, or {"runs": [...]} for a file of several
 
 
 _register()

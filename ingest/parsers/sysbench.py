@@ -1,82 +1,31 @@
-"""Parse sysbench output of every published shape (0.4, 0.5, 1.0, 1.1, sysbench-tpcc).
+"""Parse sysbench output of every published shape (0.4, 0.4.12.10, 0.5, 1.0, 1.1, sysbench-tpcc).
 
 One pass over the lines. Each value comes from a line the log prints; nothing is computed
 into the totals except unit changes stated by the format (0.4/0.5 print the latency sum in
 seconds). What the parser cannot read becomes a warning naming the line, and cross-checks
-between printed figures become warnings too, so a wrong number never passes silently.
+between printed figures become warnings too (sysbench_checks.py), so a wrong number never
+passes silently. A file may hold several runs one after the other: each is read on its own,
+with its line range (sysbench_runs.py).
 """
 
 from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
-from math import fsum, sqrt
-from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 
-from . import ParseError, artifact_pieces, no_cyclic_gc, split_pieces
-from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, feed_lines, floats, read_block, read_piece, storable
+from . import ParseError
+from .sysbench_command import RE_CONTINUED, is_opener, opens_a_run, read_command
+from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, read_block, storable
+from .sysbench_shapes import (
+    INFO, RE_CHECKPOINT, RE_COMMAND, RE_FATAL, RE_FILEIO_04, RE_FILEIO_04_BYTES, RE_FILEIO_04_RATE,
+    RE_HIST_ROW, RE_INTERVAL_SETTING, RE_IVL_04, RE_IVL_05, RE_IVL_10, RE_IVL_10_EPS, RE_IVL_FILEIO, RE_IVL_MEMORY,
+    RE_KEY_VALUE, RE_MEMORY_BYTES, RE_MEMORY_OPS, RE_PER_SEC, RE_PERCENTILE, RE_PROMPT, RE_QUEUE, RE_THREADS,
+    RE_VERSION, RE_VERSION_TEXT, SECTIONS, SOURCE_KEYS, half_unit, is_num, num, pct, unit, whole,
+)
 
-# --- line shapes ----------------------------------------------------------------------------
-
-NUM = r"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
-RE_VERSION = re.compile(r"^sysbench (\S+?):?(?:\s|$)")
-RE_VERSION_TEXT = re.compile(r"^\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?$")
-RE_THREADS = re.compile(r"^Number of threads: (\d+)$")
-RE_INTERVAL_SETTING = re.compile(r"^Report intermediate results every (\d+) second")
-RE_IVL_05 = re.compile(
-    rf"^\[\s*(\d+)s\] threads: (\d+), tps: {NUM}, reads(?:/s)?: {NUM}, writes(?:/s)?: {NUM},? "
-    rf"response time: {NUM}ms \({NUM}%\)(?:, errors: {NUM}, reconnects:\s*{NUM})?$")
-D = r"(\d[\d.]*)"  # digits, checked by the conversion (hot path: simpler than NUM)
-RE_IVL_10 = re.compile(
-    rf"\[ *(\d+)s \] thds: (\d+) tps: {D} qps: {D} \(r/w/o: {D}/{D}/{D}\) "
-    rf"lat \(ms,{D}%\): {D} err/s:? {D} reconn/s: {D}$")
-RE_IVL_10_EPS = re.compile(rf"^\[\s*(\d+)s \] thds: (\d+) eps: {NUM} lat \(ms,{NUM}%\): {NUM}$")
-RE_KEY_VALUE = re.compile(r"^\s+([^:]+?):\s+(.*)$")
-RE_PER_SEC = re.compile(rf"^{NUM}\s+\({NUM} per sec\.\)$")
-RE_PERCENTILE = re.compile(r"^(?:approx\.\s+)?(\d+(?:\.\d+)?)(?:th)? percentile$")
-RE_HIST_ROW = re.compile(rf"^\s*{NUM} \|[*\s]*?\s(\d+)$")
-RE_FATAL = re.compile(r"FATAL:")
-RE_COMMAND = re.compile(r"(?:^|\s)(?:\S*/)?sysbench\s.*\s(run|prepare|cleanup)\s*$")
-
-SECTIONS = {
-    "OLTP test statistics:": "sql",
-    "SQL statistics:": "sql",
-    "queries performed:": "queries",
-    "General statistics:": "general",
-    "Test execution summary:": "general",
-    "Throughput:": "general",
-    "Latency (ms):": "latency",
-    "per-request statistics:": "latency",
-    "response time:": "latency",
-    "Threads fairness:": "fairness",
-    "CPU speed:": "cpu",
-    "File operations:": "fileio",
-    "Operations performed:": "memory",
-}
-# Lines sysbench prints that carry nothing the JSON reports.
-INFO = re.compile("|".join([
-    r"Running the test with following options:", r"Initializing random number generator",
-    r"Random number generator seed is", r"Initializing worker threads\.\.\.", r"Threads started!",
-    r"Done\.", r"Time limit exceeded, exiting\.\.\.", r"\(last message repeated \d+ times\)",
-    r"No DB drivers specified", r"Doing OLTP test\.", r"Running (simple|mixed) OLTP test",
-    r"Using (Uniform|Special|Gaussian|Pareto) distribution", r"Skipping BEGIN/COMMIT", r"Using auto_inc",
-    r"Prime numbers limit:", r"Extra file open flags", r"\d+ files, ", r"\S+ total file size",
-    r"Block size ", r"Number of IO requests", r"Read/Write ratio", r"Periodic FSYNC", r"Calling fsync\(\)",
-    r"Using (synchronous|asynchronous|mmap) I/O mode", r"Doing (random|sequential) .* test",
-    r"Running scope as unit:", r"Total operations:", r"Running memory speed test", r"Memory block size",
-    r"Memory transfer size", r"Memory operations type", r"Memory scope type", r"Creating table",
-    r"Inserting \d+ records", r"Creating a secondary index",
-]))
-OLTP_TESTS = {"oltp", "oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select",
-              "oltp_update_index", "oltp_update_non_index", "oltp_delete", "oltp_insert", "select_random_points",
-              "select_random_ranges", "bulk_insert"}
-# The JSON field each summary line feeds, for "file:line" provenance of measured values.
-_SOURCE_KEYS = {"transactions": "tps", "queries": "qps", "avg": "latency_avg", "total time": "time_s",
-                "time elapsed": "time_s", "total number of events": "events"}
-KINDS = {"cpu": "cpu", "fileio": "fileio", "memory": "memory", "tpcc": "tpcc"}
+__all__ = ["INTERVAL_COLUMNS", "parse_file", "parse_log", "parse_runs", "parse_text"]
 
 
 def _empty() -> dict:
@@ -92,13 +41,9 @@ def _empty() -> dict:
     }
 
 
-def _num(text: str) -> float | int:
-    """A printed number: int when it has no decimal point, else the nearest double (float() rounds
-    correctly, so the JSON prints the same digits back). Raises ValueError for anything else."""
-    return float(text) if ("." in text or "e" in text or "E" in text) else int(text)
-
-
 _NO_SAMPLE = dict.fromkeys(INTERVAL_COLUMNS)
+# Bytes that are not UTF-8, as the reader decodes them (errors="surrogateescape").
+_BAD_BYTES = re.compile("[\udc80-\udcff]")
 
 
 class _Parser:
@@ -114,6 +59,17 @@ class _Parser:
         self.header_threads_line: int | None = None
         self.in_histogram = False
         self.queries_total: tuple[int, int] | None = None  # (line, value) of 'queries performed: total'
+        self.half: dict[str, float] = {}  # figure -> half its last printed digit (sysbench_shapes.half_unit)
+        self.sql_header: str | None = None
+        self.command: tuple[int, dict] | None = None  # (line, --options) of a shell command before the log
+        self.histogram_line: int | None = None
+        self.checkpoint: _Parser | None = None  # a --report-checkpoints report being read
+        self.body_line: int | None = None  # the first line of figures (intervals, statistics, FATAL)
+        self.first: tuple[int, int] | None = None  # a checkpoint report's (t_s, first line)
+        self.last: int | None = None  # and its last line
+        self.new_run_at: int | None = None  # set, and the line left unread, where a line opens the next run
+        self.threads_how: str | None = None  # how an inferred thread count was inferred (sysbench_checks)
+        self.continued: tuple[int, str] | None = None  # (first line, text) of a command continued with '\\'
 
     def warn(self, line_no: int, message: str) -> None:
         self.out["warnings"].append(f"line {line_no}: {message}")
@@ -125,7 +81,14 @@ class _Parser:
         if not line:
             self.in_histogram = False
             return
-        if line[0] == "[":
+        if not line.isascii() and _BAD_BYTES.search(line):
+            line = self._bad_bytes(line_no, line)
+        if self.continued is not None:
+            self._continued(line)
+            return
+        if self.checkpoint is not None and self._in_checkpoint(line_no, line):
+            return
+        if line[0] == "[" and not RE_PROMPT.match(line):
             self._interval(line_no, line)
             return
         if self.in_histogram:
@@ -134,6 +97,7 @@ class _Parser:
             self.in_histogram = False
         if RE_FATAL.search(line):
             self.fatal = self.fatal or (line_no, line.strip())
+            self.body_line = self.body_line or line_no
             self.warn(line_no, f"sysbench reported: {line.strip()}")
             return
         if line.startswith("WARNING:") or line.startswith("ALERT:"):
@@ -141,24 +105,49 @@ class _Parser:
             return
         section = SECTIONS.get(line.strip())
         if section is not None:
-            self._enter(line_no, section)
+            self._enter(line_no, section, line.strip())
+            return
+        if m := RE_FILEIO_04_RATE.match(line):
+            self._fileio_04(line_no, "requests/s", num(m.group(1)))
             return
         if line[0] in " \t":
             self._key_value(line_no, line)
             return
         self._top_level(line_no, line)
 
-    def _enter(self, line_no: int, section: str) -> None:
+    def _bad_bytes(self, line_no: int, line: str) -> str:
+        """A line with bytes that are not UTF-8: an error where it may hold a figure (a digit, an
+        indented statistic, a bracketed report), else a warning and the line read without them."""
+        shown = line.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        if line[0] in " \t[" or any(c.isdigit() for c in line):
+            raise ParseError(f"{self.name}:{line_no}: bytes that are not UTF-8 in a line of figures: '{shown[:100]}'")
+        self.warn(line_no, f"bytes that are not UTF-8: '{shown[:80]}'")
+        return _BAD_BYTES.sub("\ufffd", line)
+
+    def _enter(self, line_no: int, section: str, header: str) -> None:
+        if section in _OPENS_A_REPORT:
+            family = (section, "queries") if section == "sql" else (section,)  # 'queries performed:' is SQL
+            if any(seen in family for seen, _ in self.seen):
+                self.new_run_at = line_no  # statistics this run has already printed: the next run's
+                return
         self.section = section
+        if section == "options":
+            self.kind_hint = "memory"  # only memory_print_mode prints this header
+            return
         self.signals += 1
-        if section in ("sql", "general", "cpu", "fileio", "memory") and self.summary_line is None:
+        self.body_line = self.body_line or line_no
+        if section in ("sql", "general", "throughput", "cpu", "fileio", "memory") and self.summary_line is None:
             self.summary_line = line_no
         if section in ("cpu", "fileio", "memory"):
             self.kind_hint = section
         elif section == "sql":
             self.kind_hint = self.kind_hint or "oltp"
+            self.sql_header = header
 
     def _top_level(self, line_no: int, line: str) -> None:
+        if self.body_line is not None and opens_a_run(line):
+            self.new_run_at = line_no
+            return
         if m := RE_VERSION.match(line):
             self.signals += 1
             version = m.group(1)
@@ -173,6 +162,8 @@ class _Parser:
             self.signals += 1
             if self.out["threads"] is not None:
                 self.warn(line_no, "a second 'Number of threads' line: the file may hold more than one run")
+            elif m.group(1).strip("0") == "":
+                self.warn(line_no, "'Number of threads: 0': sysbench runs at least one thread; not kept")
             else:
                 self.out["threads"], self.out["threads_source"] = int(m.group(1)), "header"
                 self.header_threads_line = line_no
@@ -181,6 +172,13 @@ class _Parser:
             self.signals += 1
             self.out["report_interval_s"] = int(m.group(1))
             return
+        if is_opener(line):
+            self.signals += 1
+            return
+        if RE_CONTINUED.search(line):
+            self.continued = (line_no, line[:-1])
+            self.signals += 1
+            return
         if line.startswith("Doing read-only test"):
             self.out["test"] = "oltp_read_only"
             return
@@ -188,28 +186,62 @@ class _Parser:
             self.out["test"] = self.out["test"] or "oltp"
             self.signals += 1
             return
-        if INFO.match(line):
+        if INFO.match(line) or ((m := RE_PROMPT.match(line)) and not line[m.end():].strip()):
+            return  # nothing to read (a bare shell prompt included)
+        if (m := RE_FILEIO_04.match(line)) or (m := RE_FILEIO_04_BYTES.match(line)):
+            names = ("reads", "writes", "other", "total") if m.re is RE_FILEIO_04 else (
+                "read", "written", "transferred", "per second")
+            for key, value in zip(names, m.groups()):
+                self._fileio_04(line_no, key, int(value) if value.isdigit() else value)
+            return
+        if (m := RE_MEMORY_OPS.match(line)) or (m := RE_MEMORY_BYTES.match(line)):
+            self.kind_hint = self.kind_hint or "memory"
+            self.signals += 1
+            stats = self.out.setdefault("other_statistics", {})
+            if m.re is RE_MEMORY_OPS:
+                stats["operations"], stats["operations/s"] = int(m.group(1)), num(m.group(2))
+            else:
+                stats[f"{m.group(2)} transferred"], stats[f"{m.group(2)}/s"] = num(m.group(1)), num(m.group(3))
             return
         if m := RE_COMMAND.search(line):
-            self._command(line)
+            self._command(line_no, line)
             return
         if line.startswith("Latency histogram"):
             self.in_histogram = True
+            self.histogram_line = line_no
             return
         self.warn(line_no, f"skipped a line that is not sysbench output: {line[:80]!r}")
 
-    def _command(self, line: str) -> None:
-        """A shell command line before the log: the first test name after 'sysbench' names the test."""
-        words = line.split()
-        after = [i for i, w in enumerate(words) if w.endswith("sysbench")]
-        for word in words[after[0] + 1:] if after else []:
-            name = Path(word).name.lower()
-            if name.endswith(".lua"):
-                name = name.removesuffix(".lua").replace("-", "_")
-            elif name not in OLTP_TESTS and name not in KINDS:
-                continue
-            self.out["test"] = name
+    def _fileio_04(self, line_no: int, key: str, value) -> None:
+        """0.4 fileio's summary lines (sb_fileio.c file_print_stats): a fileio run."""
+        self.kind_hint = "fileio"
+        self.signals += 1
+        self.body_line = self.body_line or line_no
+        self.summary_line = self.summary_line or line_no
+        self.out.setdefault("other_statistics", {})[key] = value
+        self.out["source_lines"].setdefault(f"fileio {key}", line_no)
+
+    def _command(self, line_no: int, line: str) -> None:
+        """A shell command line before the log (sysbench_command.py)."""
+        test, options = read_command(line)
+        if test:
+            self.out["test"] = test
+        self.out["command_options"] = options
+        self.command = (line_no, options)
+        self.signals += 1
+
+    def _continued(self, line: str) -> None:
+        """A line of a command continued with a trailing backslash: read at its last line."""
+        first, text = self.continued
+        text = f"{text} {line.strip()}"
+        if text.endswith("\\"):
+            self.continued = (first, text[:-1])
             return
+        self.continued = None
+        if RE_COMMAND.search(text):
+            self._command(first, text)
+        else:
+            self.warn(first, f"skipped a command that runs no sysbench test: {text[:80]!r}")
 
     # -- intervals ------------------------------------------------------------------------------
 
@@ -217,28 +249,55 @@ class _Parser:
         row = None
         if m := RE_IVL_10.match(line):
             try:
-                row = dict(zip(INTERVAL_COLUMNS, map(_num, m.groups())))
+                row = dict(zip(INTERVAL_COLUMNS, map(num, m.groups())))
             except ValueError:
                 self.warn(line_no, f"unreadable interval line: {line[:80]!r}")
                 return
         elif m := RE_IVL_05.match(line):
-            t, thr, tps, r, w, lat, pct, err, rec = m.groups()
-            row = {**_NO_SAMPLE, "t_s": int(t), "threads": int(thr), "tps": _num(tps), "reads_s": _num(r),
-                   "writes_s": _num(w), "latency_pct": _num(pct), "latency_ms": _num(lat),
-                   "errors_s": _num(err) if err else None, "reconnects_s": _num(rec) if rec else None}
+            t, thr, tps, r, w, lat, p, err, rec = m.groups()
+            row = {**_NO_SAMPLE, "t_s": int(t), "threads": int(thr), "tps": num(tps), "reads_s": num(r),
+                   "writes_s": num(w), "latency_pct": num(p), "latency_ms": num(lat),
+                   "errors_s": num(err) if err else None, "reconnects_s": num(rec) if rec else None}
+        elif m := RE_IVL_04.match(line):
+            t, thr, tps, r, w, lat, p, low, high = m.groups()
+            row = {**_NO_SAMPLE, "t_s": int(t), "threads": int(thr), "tps": num(tps), "reads_s": num(r),
+                   "writes_s": num(w), "latency_pct": num(p), "latency_ms": num(lat)}
+            if low is not None:
+                row.update(latency_min_ms=num(low), latency_max_ms=num(high))
         elif m := RE_IVL_10_EPS.match(line):
-            t, thr, eps, pct, lat = m.groups()
-            row = {**_NO_SAMPLE, "t_s": int(t), "threads": int(thr), "latency_pct": _num(pct),
-                   "latency_ms": _num(lat), "eps": _num(eps)}
+            t, thr, eps, p, lat = m.groups()
+            row = {**_NO_SAMPLE, "t_s": int(t), "threads": int(thr), "latency_pct": num(p),
+                   "latency_ms": num(lat), "eps": num(eps)}
+        elif m := RE_IVL_FILEIO.match(line):
+            t, r, w, f, p, lat, lat_04, p_04 = m.groups()
+            row = {**_NO_SAMPLE, "t_s": int(t), "latency_pct": num(p or p_04), "latency_ms": num(lat or lat_04),
+                   "read_mib_s": num(r), "written_mib_s": num(w), "fsyncs_s": num(f)}
+        elif m := RE_IVL_MEMORY.match(line):
+            row = {**_NO_SAMPLE, "t_s": int(m.group(1)), "mib_s": num(m.group(2))}
+        elif m := RE_CHECKPOINT.match(line):
+            self.checkpoint = _Parser(self.name)
+            self.checkpoint.first = (int(m.group(1)), line_no)
+            return
+        elif m := RE_QUEUE.match(line):
+            self.out.setdefault("queue", []).append(
+                {"t_s": int(m.group(1)), "length": int(m.group(2)), "concurrency": int(m.group(3)), "line": line_no})
+            return
         else:
             self.warn(line_no, f"unreadable interval line: {line[:80]!r}")
             return
         if not storable(row):
             self.warn(line_no, f"unreadable interval line (a number out of range): {line[:80]!r}")
             return
-        self.signals += 1
         intervals = self.out["intervals"]
         last = intervals.last_t_s
+        again = last is not None and row["t_s"] < last and row["t_s"] <= intervals.first_t_s
+        if self.summary_line is not None or again:
+            self.new_run_at = line_no  # reports after the final statistics, or from the first time again
+            return
+        self.signals += 1
+        self.body_line = self.body_line or line_no
+        if row["tps"] is not None:  # only a database run reports transactions
+            self.kind_hint = self.kind_hint or "oltp"
         if last is not None and row["t_s"] <= last:
             self.warn(line_no, f"interval at {row['t_s']}s does not follow {last}s; not kept")
             return
@@ -253,6 +312,8 @@ class _Parser:
         _interval would store and return True, or store nothing and return False for the caller to
         feed the lines one by one (which warns about whatever is odd). read_block checks and types
         the lines; here the times must follow each other as _interval expects."""
+        if self.checkpoint is not None:
+            return False
         table = read_block(block)
         if table is None:
             return False
@@ -266,12 +327,39 @@ class _Parser:
         elif (last is not None and t[0] <= previous) or (n > 1 and not (t[1:] > t[:-1]).all()):
             return False
         intervals.extend(table, first_line=first_line)
+        self.kind_hint = self.kind_hint or "oltp"
         self.signals += n
+        self.body_line = self.body_line or first_line
         return True
+
+    def _in_checkpoint(self, line_no: int, line: str) -> bool:
+        """A --report-checkpoints report: the cumulative statistics sysbench prints mid-run, read on
+        their own and kept under 'checkpoints'; it ends after the fairness block (the last lines a
+        report prints) or at the next bracketed line, which is then read as usual."""
+        if line[0] == "[":
+            self.close_checkpoint()
+            return False
+        self.checkpoint.feed(line_no, line)
+        if self.checkpoint.new_run_at is not None:  # a report cut short, and the next run begins
+            self.close_checkpoint()
+            self.new_run_at = line_no
+            return True
+        self.checkpoint.last = line_no
+        if ("fairness", "execution time (avg/stddev)") in self.checkpoint.seen:
+            self.close_checkpoint()
+        return True
+
+    def close_checkpoint(self) -> None:
+        report, self.checkpoint = self.checkpoint, None
+        t_s, first = report.first
+        self.out.setdefault("checkpoints", []).append(
+            {"t_s": t_s, "lines": [first, report.last or first], "totals": report.out["totals"],
+             "latency_ms": report.out["latency_ms"]})
+        self.out["warnings"].extend(report.out["warnings"])
 
     def _histogram(self, line_no: int, line: str) -> bool:
         if m := RE_HIST_ROW.match(line):
-            self.out["histogram"].append({"value_ms": _num(m.group(1)), "count": int(m.group(2))})
+            self.out["histogram"].append({"value_ms": num(m.group(1)), "count": int(m.group(2))})
             return True
         if line.strip().startswith("value") or "(glob)" in line:
             if "(glob)" in line:
@@ -287,6 +375,10 @@ class _Parser:
             self.warn(line_no, f"unreadable line {line.strip()[:80]!r}")
             return
         key, value = m.group(1).strip(), m.group(2).strip()
+        if "\t" in value:  # a reader's own note after a TAB: the figure is read, the note named
+            value, _, note = value.partition("\t")
+            value = value.strip()
+            self.warn(line_no, f"text after the figure for {key!r} is not sysbench output: {note.strip()[:60]!r}")
         if value.endswith("(glob)") or "*" in value:
             self.warn(line_no, f"unreadable value for {key!r}: {value!r}")
             return
@@ -295,26 +387,28 @@ class _Parser:
             self.warn(line_no, f"{key!r} is given again (first on line {self.seen[(section, key)]}); the first is kept")
             return
         self.seen[(section, key)] = line_no
+        if section != "options":
+            self.body_line = self.body_line or line_no
         try:
             self._store(line_no, section, key, value)
         except (InvalidOperation, ValueError):
             self.warn(line_no, f"unreadable value for {key!r}: {value!r}")
             return
-        self.out["source_lines"].setdefault(_SOURCE_KEYS.get(key, key), line_no)
+        self.out["source_lines"].setdefault(SOURCE_KEYS.get(key, key), line_no)
 
     def _store(self, line_no: int, section: str, key: str, value: str) -> None:
         totals, latency, fairness = self.out["totals"], self.out["latency_ms"], self.out["fairness"]
         if section in ("sql", "queries"):
             if key in ("read", "write", "other"):
-                totals[{"read": "reads", "write": "writes", "other": "other"}[key]] = _int(value)
+                totals[{"read": "reads", "write": "writes", "other": "other"}[key]] = whole(value)
             elif key == "total":
-                self.queries_total = (line_no, _int(value))
+                self.queries_total = (line_no, whole(value))
             elif key in ("transactions", "queries", "ignored errors", "reconnects", "deadlocks",
                          "read/write requests", "other operations"):
                 m = RE_PER_SEC.match(value)
                 if not m:
                     raise ValueError(value)
-                count, rate = int(m.group(1)), _num(m.group(2))
+                count, rate = int(m.group(1)), num(m.group(2))
                 if key == "transactions":
                     totals["transactions"], totals["tps"] = count, rate
                 elif key == "queries":
@@ -325,174 +419,52 @@ class _Parser:
                     totals["reconnects"] = count
             else:
                 self.warn(line_no, f"unknown statistic {key!r}")
-        elif section == "general":
+        elif section in ("general", "throughput"):
             if key in ("total time", "time elapsed"):
-                totals["time_s"] = _num(_unit(value, "s"))
+                totals["time_s"] = num(unit(value, "s"))
             elif key == "total number of events":
-                totals["events"] = _int(value)
+                totals["events"] = whole(value)
             elif key == "total time taken by event execution":
-                latency["sum"] = _num(str(Decimal(_unit(value, "s")) * 1000))
+                seconds = unit(value, "s")
+                latency["sum"] = num(str(Decimal(seconds) * 1000))
+                self.half["sum"] = half_unit(seconds, scale=1000)
             elif key == "events/s (eps)":
                 pass  # the same figure as events / time; kept from 'CPU speed' where printed
             elif key in ("read, MiB/s", "written, MiB/s"):
-                self.out.setdefault("other_statistics", {})[key] = _num(value)
+                self.out.setdefault("other_statistics", {})[key] = num(value)
             else:
                 self.warn(line_no, f"unknown statistic {key!r}")
         elif section == "latency":
             if key in ("min", "avg", "max", "sum"):
-                latency[key] = _num(_unit(value, "ms"))
+                latency[key] = num(unit(value, "ms"))
+                self.half[key] = half_unit(unit(value, "ms"))
             elif m := RE_PERCENTILE.match(key):
-                latency["percentiles"][_pct(m.group(1))] = _num(_unit(value, "ms"))
-                self.out["source_lines"][f"latency_p{_pct(m.group(1))}"] = line_no
+                latency["percentiles"][pct(m.group(1))] = num(unit(value, "ms"))
+                self.half[f"p{pct(m.group(1))}"] = half_unit(unit(value, "ms"))
+                self.out["source_lines"][f"latency_p{pct(m.group(1))}"] = line_no
+            elif key == "percentile stats" and value == "disabled":
+                pass  # 1.0+ with --percentile=0 (sysbench.c sb_report_cumulative): no percentile printed
             else:
                 self.warn(line_no, f"unknown statistic {key!r}")
         elif section == "fairness":
             avg, _, std = value.partition("/")
             if key == "events (avg/stddev)":
-                fairness["events_avg"], fairness["events_stddev"] = _num(avg), _num(std)
+                fairness["events_avg"], fairness["events_stddev"] = num(avg), num(std)
+                self.half["events_avg"] = half_unit(avg)
             elif key == "execution time (avg/stddev)":
-                fairness["time_avg"], fairness["time_stddev"] = _num(avg), _num(std)
+                fairness["time_avg"], fairness["time_stddev"] = num(avg), num(std)
             else:
                 self.warn(line_no, f"unknown statistic {key!r}")
+        elif section == "options":
+            self.out.setdefault("test_options", {})[key] = value
         elif section in ("cpu", "fileio", "memory"):
-            self.out.setdefault("other_statistics", {})[key] = _num(_unit(value, "")) if _is_num(value) else value
+            self.out.setdefault("other_statistics", {})[key] = num(unit(value, "")) if is_num(value) else value
         else:
             self.warn(line_no, f"statistic {key!r} outside any section")
 
-    # -- the end ------------------------------------------------------------------------------------
 
-    def finish(self) -> dict:
-        out = self.out
-        if self.signals == 0:
-            raise ParseError(f"{self.name}: not a sysbench log (no sysbench header, interval or statistics line)")
-        has_summary = out["totals"]["events"] is not None or out["totals"]["transactions"] is not None
-        if self.fatal and not has_summary:
-            line_no, text = self.fatal
-            raise ParseError(f"{self.name}:{line_no}: run failed: {text}")
-        out["complete"] = has_summary and out["totals"]["time_s"] is not None
-        if out["intervals"] and not has_summary:
-            self.warn(out["intervals"].last_line, "the log ends after the interval reports: no final statistics")
-        out["kind"] = self._kind()
-        if out["threads"] is None:
-            self._infer_threads()
-        self._cross_check()
-        return out
-
-    def _kind(self) -> str | None:
-        test = self.out["test"]
-        if test in KINDS:
-            return KINDS[test]
-        if test and (test in OLTP_TESTS or test.startswith("oltp")):
-            return "oltp"
-        if test and "tpcc" in test:
-            return "tpcc"
-        return self.kind_hint
-
-    def _infer_threads(self) -> None:
-        totals, fair, lat = self.out["totals"], self.out["fairness"], self.out["latency_ms"]
-        guess = None
-        if totals["events"] and fair["events_avg"]:
-            guess = totals["events"] / fair["events_avg"]
-            how = "total events / fairness events avg"
-        elif lat["sum"] and totals["time_s"]:
-            guess = lat["sum"] / 1000 / totals["time_s"]
-            how = "latency sum / elapsed time"
-        if guess is None or guess < 0.5:
-            self.warn(0, "no 'Number of threads' line and nothing to infer the thread count from")
-            return
-        threads = round(guess)
-        self.out["threads"], self.out["threads_source"] = threads, "inferred"
-        if abs(guess - threads) > 0.05 * threads:
-            self.warn(0, f"threads inferred as {threads} from {how} = {guess:.2f}, which is not a whole number")
-
-    def _cross_check(self) -> None:
-        out, t, lat = self.out, self.out["totals"], self.out["latency_ms"]
-        line = self.summary_line or 0
-        if self.queries_total is not None:
-            total_line, total = self.queries_total
-            if t["queries"] is None:
-                t["queries"] = total
-            elif t["queries"] != total:
-                self.warn(total_line, f"queries performed total {total} differs from queries {t['queries']}")
-        timed = t["time_s"] is not None and t["time_s"] > 0
-        for count, rate, name in (("transactions", "tps", "tps"), ("queries", "qps", "qps")):
-            if timed and t[count] is not None and t[rate] is not None:
-                per_s = t[count] / t["time_s"]
-                if abs(per_s - t[rate]) > 0.005 * t[rate] + 0.01:
-                    self.warn(line, f"{count} / time = {per_s:.2f} per second, but the log prints {name} {t[rate]}")
-        if out["test"] in ("oltp", "oltp_read_write") and t["writes"] == 0 and t["reads"]:
-            self.warn(line, f"a {out['test']} run that wrote nothing: is a read-only line missing?")
-        tps_samples = list(out["intervals"].numbers("tps"))  # exact sums over the samples, as fsum gives
-        count = sum(map(len, tps_samples))
-        mean = fsum(floats(tps_samples)) / count if count else None
-        if count and t["tps"]:
-            if abs(mean - t["tps"]) > 0.10 * t["tps"]:
-                self.warn(line, f"mean interval tps {mean:.2f} is more than 10% from the total tps {t['tps']}")
-        if t["events"] and timed and lat["avg"] and out["threads"]:
-            busy = t["events"] / t["time_s"] * lat["avg"] / 1000
-            if abs(busy - out["threads"]) > 0.2 * out["threads"] + 0.5:
-                self.warn(line, f"Little's law: events/s x avg latency = {busy:.2f} busy threads, "
-                                f"but the run has {out['threads']}")
-        parts = [t["reads"], t["writes"], t["other"]]
-        if None not in parts and t["queries"] is not None and sum(parts) != t["queries"]:
-            self.warn(line, f"reads + writes + other = {sum(parts)}, but total queries = {t['queries']}")
-        if out["threads"] and self.out["threads_source"] == "header":
-            other = out["intervals"].first_other("threads", out["threads"])
-            if other is not None:
-                self.warn(other[1], f"interval reports {other[0]} threads, the header {out['threads']}")
-        if count >= 2:
-            deviations = (np.square(x - mean) for x in tps_samples)
-            spread = sqrt(fsum(floats(deviations)) / count)  # population stddev
-            out["interval_tps_cv"] = round(spread / mean, 4) if mean else None
-        else:
-            out["interval_tps_cv"] = None
+# The sections a final report starts with ("Throughput:" is printed twice by master's fileio test).
+_OPENS_A_REPORT = {"sql", "general", "cpu", "fileio", "memory"}
 
 
-def _unit(value: str, unit: str) -> str:
-    value = value.strip()
-    if unit and value.endswith(unit):
-        value = value[: -len(unit)]
-    Decimal(value)  # raises InvalidOperation for anything that is not a number
-    return value
-
-
-def _int(value: str) -> int:
-    if not value.strip().isdigit():
-        raise ValueError(value)
-    return int(value)
-
-
-def _is_num(value: str) -> bool:
-    try:
-        Decimal(value)
-        return True
-    except InvalidOperation:
-        return False
-
-
-def _pct(text: str) -> str:
-    value = Decimal(text).normalize()
-    return format(value, "f")
-
-
-def _parse(pieces: Iterable[bytes], *, name: str) -> dict:
-    """``pieces``: the log's bytes as pieces of whole lines (each ending in a newline), then one last
-    piece without a newline: what follows the last newline (perhaps nothing)."""
-    parser = _Parser(name)
-    with no_cyclic_gc():
-        line_no, tail = 1, b""
-        for piece in pieces:
-            if piece.endswith(b"\n"):
-                line_no = read_piece(parser, line_no, piece)
-            else:
-                tail = piece
-        feed_lines(parser, line_no, tail, whole=False)
-        return parser.finish()
-
-
-def parse_text(text: str, *, name: str = "<log>", piece_bytes: int | None = None) -> dict:
-    return _parse(split_pieces(text.encode("utf-8", errors="surrogatepass"), size=piece_bytes), name=name)
-
-
-def parse_file(path: Path) -> dict:
-    return _parse(artifact_pieces(path, kind="a sysbench log"), name=str(path))
+from .sysbench_runs import parse_file, parse_log, parse_runs, parse_text  # noqa: E402  (they drive _Parser)

@@ -93,7 +93,7 @@ RE_BLOCK_END = re.compile(rb"\n(?!\[)")
 def feed_lines(parser, first_line: int, data: bytes, *, whole: bool = True) -> int:
     """Feed the lines of ``data`` one by one; ``whole``: it ends in a newline (no empty last line).
     Returns the number of the next line."""
-    lines = data.decode("utf-8", errors="replace").split("\n")
+    lines = data.decode("utf-8", errors="surrogateescape").split("\n")  # the parser names bytes that are not UTF-8
     if whole:
         lines.pop()
     for number, line in enumerate(lines, start=first_line):
@@ -111,9 +111,8 @@ def read_piece(parser, line_no: int, piece: bytes) -> int:
         end = RE_BLOCK_END.search(piece, begin)
         pos = end.end() if end else len(piece)
         block = piece[begin:pos]
-        before = len(parser.out["intervals"])
         if parser.interval_block(line_no, block):
-            line_no += len(parser.out["intervals"]) - before
+            line_no += block.count(b"\n")
         else:
             line_no = feed_lines(parser, line_no, block)
     return feed_lines(parser, line_no, piece[pos:])
@@ -133,6 +132,7 @@ class IntervalColumns:
         self._pending: list[tuple[dict, int]] = []
         self._length = 0
         self._last: tuple[int, int] | None = None  # (t_s, line) of the last sample
+        self.first_t_s: int | None = None
 
     def __len__(self) -> int:
         return self._length
@@ -148,6 +148,8 @@ class IntervalColumns:
     def append(self, row: dict, *, line: int) -> None:
         """One sample read from log line ``line`` (a dict of INTERVAL_COLUMNS, perhaps with ``eps``)."""
         self._pending.append((row, line))
+        if not self._length:
+            self.first_t_s = row["t_s"]
         self._length += 1
         self._last = (row["t_s"], line)
 
@@ -156,6 +158,8 @@ class IntervalColumns:
         self._flush()
         lines = range(first_line, first_line + table.num_rows)
         self._parts.append((table, lines))
+        if not self._length:
+            self.first_t_s = table.column("t_s")[0].as_py()
         self._length += table.num_rows
         self._last = (table.column("t_s")[-1].as_py(), lines[-1])
 
@@ -188,13 +192,17 @@ class IntervalColumns:
             if column.null_count < len(column):
                 yield column.drop_null().cast(pa.float64()).to_numpy()
 
-    def first_other(self, name: str, value) -> tuple[object, int] | None:
-        """The first value of a column that differs from ``value`` (None included), and its line."""
+    def first_other(self, name: str, value, *, skip_null: bool = False) -> tuple[object, int] | None:
+        """The first value of a column that differs from ``value`` (None included, unless ``skip_null``),
+        and its line."""
         for table, lines in self.parts():
             column = table.column(name)
-            differs = np.flatnonzero(column.to_numpy(zero_copy_only=False) != value)
-            if len(differs):
-                return column[int(differs[0])].as_py(), lines[int(differs[0])]
+            differs = column.to_numpy(zero_copy_only=False) != value
+            if skip_null:
+                differs &= column.is_valid().to_numpy(zero_copy_only=False)
+            where = np.flatnonzero(differs)
+            if len(where):
+                return column[int(where[0])].as_py(), lines[int(where[0])]
         return None
 
     def to_rows(self) -> list[dict]:
