@@ -88,6 +88,23 @@ def parse(format_name: str, file: Path) -> None:
     click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=_json_value))
 
 
+@main.command()
+@click.argument("base")
+@click.argument("head")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for tools instead of Markdown.")
+def diff(base: str, head: str, as_json: bool) -> None:
+    """What HEAD changes in the data of BASE: each a git ref, a folder of bundles or a .duckdb file."""
+    from .diff import diff as diff_report
+    from .diff_markdown import markdown
+
+    try:
+        report = diff_report(base, head, repo=find_root())
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(json.dumps(report, indent=1, ensure_ascii=False, default=str) if as_json else markdown(report),
+               nl=as_json)
+
+
 def _json_value(value: object) -> object:
     """What json.dumps cannot write by itself: interval columns, written as one object a sample."""
     if isinstance(value, IntervalColumns):
