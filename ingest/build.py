@@ -23,6 +23,7 @@ from .generation import Generation, fixed_links, hugo_config, new_generation, re
 from .publish import export_all
 from .publish.artifacts import ArtifactChanged
 from .embed_render import render_embeds
+from .preview import write_preview
 from .problems import BuildError, BundleError
 from .stage import build_database_from, stage_bundles
 
@@ -96,6 +97,7 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
                    site_url=site_url() or "")
     except ArtifactChanged as exc:
         raise BuildError(str(exc)) from None
+    write_preview(data=layout.data, repo=layout.root, out_dir=generation.export / "data")
     render_embeds(layout, export_dir=generation.export)
 
 
