@@ -20,11 +20,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-import yaml
-
+from .bundle_writer import WriteError, publish, staged_bundle
 from .parsers import ParseError
 from .parsers.sysbench import parse_file
-from .validate import validate_paths
 
 RECORDED_VARIABLES = (
     "version", "innodb_doublewrite", "innodb_buffer_pool_size", "innodb_flush_log_at_trx_commit",
@@ -35,13 +33,6 @@ RECORDED_VARIABLES = (
 
 class CaptureError(Exception):
     pass
-
-
-class _PlainDumper(yaml.SafeDumper):
-    """Safe YAML without anchors: a generated bundle reads the same as a hand-written one."""
-
-    def ignore_aliases(self, data) -> bool:
-        return True
 
 
 @dataclass
@@ -276,17 +267,19 @@ class Capture:
     # -- the whole capture ------------------------------------------------------------------------
 
     def run(self) -> Path:
-        cfg = self.config
+        """Capture into a bundle at ``config.out`` (made beside it and moved there once it validates)."""
         self.check_tools()
-        final = cfg.out
-        if final.exists():
-            raise CaptureError(f"{final} exists already: choose another --out or remove it")
-        final.parent.mkdir(parents=True, exist_ok=True)
-        # Built in a hidden folder beside the destination, under the bundle's own name (so it
-        # validates as itself), and moved into place only when it validates.
-        staging = Path(tempfile.mkdtemp(prefix=".capture-", dir=final.parent))
-        work = staging / final.name
-        work.mkdir()
+        try:
+            with staged_bundle(self.config.out) as work:
+                has_trace = self._capture_into(work)
+                publish(self.bundle(has_trace=has_trace), work=work, final=self.config.out)
+        except WriteError as exc:
+            raise CaptureError(str(exc)) from None
+        return self.config.out
+
+    def _capture_into(self, work: Path) -> bool:
+        """Run every variant into work/artifacts; whether an mdstat trace was recorded."""
+        cfg = self.config
         server_root = Path(tempfile.mkdtemp(prefix="benchdb-mariadb-"))
         server = None if cfg.connection else EmbeddedServer(server_root, buffer_pool_mib=cfg.buffer_pool_mib)
         try:
@@ -301,40 +294,11 @@ class Capture:
                     conn = cfg.connection
                     sql(conn, "SELECT 1")
                 try:
-                    variables = self.verify(conn, doublewrite=doublewrite)
-                    self.versions.add(variables.get("version", "unknown"))
-                    env = environment(variables.get("datadir", str(server_root)))
-                    for compressed in cfg.compression:
-                        slug = _slug(doublewrite, compressed)
-                        _write(work / "artifacts" / f"{slug}-variables.txt",
-                               "".join(f"{k}\t{variables[k]}\n" for k in sorted(variables)))
-                        self.systems[slug] = {"doublewrite": doublewrite, "compressed": compressed,
-                                              "variables": variables, "env": env}
-                        for test in cfg.tests:
-                            database = f"sb_{slug.replace('-', '_')}"
-                            self.log(f"{slug}: preparing {test} ({cfg.tables} x {cfg.table_size} rows)")
-                            tables = self.prepare_tables(conn, test=test, compressed=compressed, database=database)
-                            _write(work / "artifacts" / f"{slug}-{test}-tables.txt", tables)
-                            for threads in cfg.threads:
-                                for rep in range(1, cfg.repetitions + 1):
-                                    name = f"{slug}-{test}-t{threads}-r{rep}.log"
-                                    self.log(f"{slug}: {test}, {threads} threads, repetition {rep}")
-                                    started = self.run_one(conn, test=test, threads=threads, database=database,
-                                                           log_path=work / "artifacts" / name, mdstat_trace=trace)
-                                    self.runs.append({"id": name.removesuffix(".log").replace("_", "-"),
-                                                      "path": f"artifacts/{name}", "system": slug, "test": test,
-                                                      "threads": threads, "repetition": rep, "started": started})
+                    self._variant(conn, work=work, doublewrite=doublewrite, server_root=server_root, trace=trace)
                 finally:
                     if server:
                         server.stop()
-            _write(work / "bundle.yaml", yaml.dump(self.bundle(has_trace=trace is not None and trace.exists()),
-                                                   Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, width=110))
-            _, problems = validate_paths([work])
-            errors = [p for p in problems if p.severity == "error"]
-            if errors:
-                raise CaptureError("the captured bundle does not validate:\n" + "\n".join(map(str, errors)))
-            os.replace(work, final)
-            return final
+            return trace is not None and trace.exists()
         except OSError as exc:
             if exc.errno == errno.ENOSPC:
                 raise CaptureError(f"disk full while capturing into {work}") from None
@@ -343,7 +307,33 @@ class Capture:
             if server:
                 server.stop()
             shutil.rmtree(server_root, ignore_errors=True)
-            shutil.rmtree(staging, ignore_errors=True)
+
+    def _variant(self, conn: Connection, *, work: Path, doublewrite: bool, server_root: Path,
+                 trace: Path | None) -> None:
+        cfg = self.config
+        variables = self.verify(conn, doublewrite=doublewrite)
+        self.versions.add(variables.get("version", "unknown"))
+        env = environment(variables.get("datadir", str(server_root)))
+        for compressed in cfg.compression:
+            slug = _slug(doublewrite, compressed)
+            _write(work / "artifacts" / f"{slug}-variables.txt",
+                   "".join(f"{k}\t{variables[k]}\n" for k in sorted(variables)))
+            self.systems[slug] = {"doublewrite": doublewrite, "compressed": compressed,
+                                  "variables": variables, "env": env}
+            for test in cfg.tests:
+                database = f"sb_{slug.replace('-', '_')}"
+                self.log(f"{slug}: preparing {test} ({cfg.tables} x {cfg.table_size} rows)")
+                tables = self.prepare_tables(conn, test=test, compressed=compressed, database=database)
+                _write(work / "artifacts" / f"{slug}-{test}-tables.txt", tables)
+                for threads in cfg.threads:
+                    for rep in range(1, cfg.repetitions + 1):
+                        name = f"{slug}-{test}-t{threads}-r{rep}.log"
+                        self.log(f"{slug}: {test}, {threads} threads, repetition {rep}")
+                        started = self.run_one(conn, test=test, threads=threads, database=database,
+                                               log_path=work / "artifacts" / name, mdstat_trace=trace)
+                        self.runs.append({"id": name.removesuffix(".log").replace("_", "-"),
+                                          "path": f"artifacts/{name}", "system": slug, "test": test,
+                                          "threads": threads, "repetition": rep, "started": started})
 
     # -- the bundle --------------------------------------------------------------------------------
 

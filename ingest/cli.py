@@ -105,6 +105,48 @@ def diff(base: str, head: str, as_json: bool) -> None:
                nl=as_json)
 
 
+def _at_a_terminal() -> bool:
+    return sys.stdin.isatty()
+
+
+@main.command(name="import")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="The bundle to write: data/<id>.")
+@click.option("--label", help="A short name of the system.")
+@click.option("--product", help="The storage product.")
+@click.option("--vendor", help="The storage product's vendor.")
+@click.option("--kind", help="gpu-raid, software-raid, hardware-raid, storage-array or device.")
+@click.option("--raid-level", "raid_level", help="0, 1, 5, 6, 10, 50, 60, raid-dp, linear, or none.")
+@click.option("--drives", help="How many drives the array has.")
+@click.option("--drive-model", "drive_model", help="The drives' model.")
+@click.option("--protocol", help="local, fcp, iscsi, nfs, smb or nvme-of.")
+@click.option("--cpu", help="The host's CPU.")
+@click.option("--publisher", help="Who ran the benchmark.")
+@click.option("--no-input", is_flag=True, help="Ask nothing, even at a terminal: what is not given is to be stated.")
+def import_(folder: Path, out: Path, no_input: bool, **answers: str | None) -> None:
+    """Write a bundle at OUT from FOLDER's sysbench logs, /proc/mdstat files and database settings."""
+    from .bundle_writer import WriteError
+    from .importer import QUESTIONS, ImportFailed, import_folder
+
+    given = {k: v for k, v in answers.items() if v}
+    if _at_a_terminal() and not no_input:
+        for name, question in QUESTIONS.items():
+            if name not in given:
+                given[name] = click.prompt(f"{question} (Enter: state it later)", default="", show_default=False)
+    try:
+        found, problems = import_folder(folder, out=out, answers=given)
+    except (ImportFailed, WriteError) as exc:
+        raise click.ClickException(str(exc)) from None
+    for rel, why in found.skipped:
+        click.echo(f"skipped {rel}: {why}", err=True)
+    click.echo(f"wrote {out}: {len(found.runs)} run(s), {len(found.traces)} mdstat file(s), "
+               f"{len(found.settings)} database setting(s) read")
+    if problems:
+        _report(problems)
+        click.echo(f"{len(problems)} value(s) to be stated: edit {out / 'bundle.yaml'}, then run benchdb validate",
+                   err=True)
+
+
 def _json_value(value: object) -> object:
     """What json.dumps cannot write by itself: interval columns, written as one object a sample."""
     if isinstance(value, IntervalColumns):

@@ -10,11 +10,11 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from pydantic import ValidationError
 
-from schema.models import Artifact, Bundle, Derived, ResultTable
+from schema.models import TO_BE_STATED, Artifact, Bundle, Derived, ResultTable
 from schema.numbers import NUMBER_TEXT, inexact, why_not_plain
 
 from .claims import verdict_of
@@ -382,6 +382,18 @@ def _artifact_target(folder: Path, rel: Path, *, folder_ok: bool) -> tuple[Path 
     return None, "missing-file", "artifact file {path!r} does not exist"
 
 
+def _placeholders(node: Any, path: tuple = ()) -> Iterator[tuple]:
+    """The paths of every value written as TO_BE_STATED (by ``benchdb import``), in file order."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _placeholders(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _placeholders(value, (*path, index))
+    elif node == TO_BE_STATED:
+        yield path
+
+
 def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     display = display_path(file)
     if file.is_symlink():
@@ -398,6 +410,9 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
         return None, [Problem(display, 1, "", "not-a-mapping", f"a bundle must be a YAML mapping, not {kind}")]
     numbers = [Problem(display, line, _yaml_path(doc.data, path)[1], "inexact-number", why)
                for path, line, why in doc.numbers]
+    numbers += [Problem(display, doc.line_of(path), _yaml_path(doc.data, path)[1], "to-be-stated",
+                        f"to be stated: only the contributor knows it (replace {TO_BE_STATED})")
+                for path in _placeholders(doc.data)]
     try:
         bundle = Bundle.model_validate(doc.data)
     except ValidationError as exc:

@@ -22,6 +22,9 @@ CSV_CELLS_PATH = Path(__file__).with_name("csv-cells.json")
 CSV_CELLS = json.loads(CSV_CELLS_PATH.read_text(encoding="utf-8"))
 # The largest whole number the database's INTEGER columns hold (ingest/sql/schema.sql).
 INT_MAX = 2**31 - 1
+# What `benchdb import` writes where only the contributor knows the value (storage product, RAID level,
+# drives, protocol, host): `benchdb validate` reports each as "to be stated", with its line.
+TO_BE_STATED = "TO BE STATED"
 _CONTROL = {c for c in range(32) if chr(c) not in "\t\n\r"} | {0x7F}
 
 

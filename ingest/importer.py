@@ -1,0 +1,257 @@
+"""``benchdb import FOLDER --out data/<id>``: a bundle from a folder of logs.
+
+It reads every file of the folder and keeps what it recognises: sysbench logs (each run an artifact
+with its test, version and thread count; a file of several runs is split into one file a run, each
+named by its lines in the original), ``/proc/mdstat`` snapshots and traces, the output of
+``SHOW GLOBAL VARIABLES`` and a ``my.cnf`` (the database settings, each cited by file and line in the
+system's notes). Runs are grouped into one workload a sysbench test. What only the contributor knows
+(storage product, RAID level, drives, protocol, host...) is given by ``answers`` or written as
+``TO BE STATED``, which ``benchdb validate`` reports with its line. Every file it does not use is
+named with the reason in ``skipped``; nothing is left out silently.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schema.models import TO_BE_STATED
+
+from .bundle_writer import publish, staged_bundle
+from .parsers import ParseError
+from .parsers.mdstat import parse_file as parse_mdstat
+from .parsers.mdstat_trace import parse_trace
+from .parsers.sysbench_runs import parse_runs
+from .problems import Problem
+
+# What only the contributor knows: the answer's name, and where it goes in the bundle.
+QUESTIONS = {
+    "label": "a short name of the system (e.g. 'MD RAID 10 on 4 NVMe')",
+    "product": "the storage product (e.g. 'Linux MD RAID', 'SupremeRAID SR-1010')",
+    "vendor": "the storage product's vendor",
+    "kind": "the kind of storage: gpu-raid, software-raid, hardware-raid, storage-array or device",
+    "raid_level": "the RAID level (0, 1, 5, 6, 10, 50, 60, raid-dp, linear, or none)",
+    "drives": "how many drives the array has",
+    "drive_model": "the drives' model",
+    "protocol": "how the host reaches the storage: local, fcp, iscsi, nfs, smb or nvme-of",
+    "cpu": "the host's CPU",
+    "publisher": "who ran the benchmark (you, or your organisation)",
+}
+# A variables dump: "name<TAB>value" (mariadb -B) or "| name | value |" (the client's table).
+VARIABLE = re.compile(r"^\|?\s*([a-z_][a-z0-9_]*)\s*(?:\t|\|)\s*(.*?)\s*\|?\s*$")
+CNF_SETTING = re.compile(r"^\s*([a-z_][a-z0-9_-]*)\s*=\s*(.*?)\s*$")
+SETTINGS = ("innodb_flush_method", "innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_io_capacity",
+            "innodb_file_per_table", "sync_binlog", "innodb_doublewrite", "innodb_buffer_pool_size",
+            "innodb_page_size")
+
+
+class ImportFailed(Exception):
+    pass
+
+
+@dataclass
+class Found:
+    root: Path
+    runs: list[dict] = field(default_factory=list)         # {name, source, lines, run}
+    traces: list[dict] = field(default_factory=list)       # {name, source, format, arrays}
+    settings: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # name -> (value, file, line)
+    copies: dict[str, Path] = field(default_factory=dict)  # artifacts/<name> -> the file copied whole
+    between: dict[str, list[int]] = field(default_factory=dict)  # a split file -> its lines in no run
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "run"
+
+
+def _settings(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
+    """Read a variables dump or a my.cnf ([mysqld] and the like); whether it was one."""
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    cnf = any(line.strip().lower() in ("[mysqld]", "[mariadb]", "[server]") for line in lines)
+    pattern = CNF_SETTING if cnf else VARIABLE
+    read = {}
+    for number, line in enumerate(lines, 1):
+        match = pattern.match(line)
+        if match and (match.group(1).replace("-", "_").startswith("innodb_") or match.group(1) == "version"):
+            read[match.group(1).replace("-", "_")] = (match.group(2), rel, number)
+    if len(read) < 2:
+        return False
+    name = _unique(rel, taken)
+    found.settings.update({k: (v, f"artifacts/{name}", n) for k, (v, _, n) in read.items()})
+    found.copies[f"artifacts/{name}"] = path
+    return True
+
+
+def _unique(rel: str, taken: set[str], *, run: int | None = None) -> str:
+    """The artifact's file name: its path in the folder with "-" for "/" (and "-runN" for the Nth run
+    of a file of several), made unique."""
+    path = Path(rel)
+    name = "-".join((*path.parent.parts, path.stem + (f"-run{run}" if run else "") + (path.suffix or ".log")))
+    stem, suffix, n = Path(name).stem, Path(name).suffix, 2
+    while name in taken:
+        name, n = f"{stem}-{n}{suffix}", n + 1
+    taken.add(name)
+    return name
+
+
+def scan(folder: Path) -> Found:
+    found = Found(root=folder)
+    taken: set[str] = set()
+    for path in sorted(p for p in folder.rglob("*") if not p.is_dir()):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            found.skipped.append((rel, "a symbolic link (not followed)"))
+            continue
+        try:
+            runs = parse_runs(path)
+        except ParseError as exc:
+            runs, why = [], str(exc)
+        if runs and runs[0].get("kind") == "oltp":
+            if len(runs) > 1:
+                inside = {n for run in runs for n in range(run["lines"][0], run["lines"][1] + 1)}
+                lines = path.read_bytes().splitlines()
+                found.between[rel] = [n for n in range(1, len(lines) + 1) if n not in inside]
+            for index, run in enumerate(runs, 1):
+                name = _unique(rel, taken, run=index if len(runs) > 1 else None)
+                found.runs.append({"name": name, "source": rel, "lines": run["lines"] if len(runs) > 1 else None,
+                                   "run": run})
+            continue
+        if runs:
+            found.skipped.append((rel, f"a sysbench {runs[0].get('test') or runs[0].get('kind')} test, not a database run"))
+            continue
+        for fmt, parser in (("mdstat-trace", parse_trace), ("mdstat", parse_mdstat)):
+            try:
+                parsed = parser(path)
+            except (ParseError, ValueError):
+                continue
+            arrays = sorted({a["name"] for s in parsed.get("snapshots", [parsed]) for a in s.get("arrays", [])})
+            name = _unique(rel, taken)
+            found.traces.append({"name": name, "source": rel, "format": fmt, "arrays": arrays})
+            found.copies[f"artifacts/{name}"] = path
+            break
+        else:
+            if not _settings(path, rel, found, taken):
+                found.skipped.append((rel, f"not a sysbench log, /proc/mdstat output, variables dump or my.cnf ({why})"))
+    return found
+
+
+def _on(value: str) -> bool | None:
+    return {"on": True, "1": True, "off": False, "0": False}.get(value.strip().lower())
+
+
+def _database(settings: dict[str, tuple[str, str, int]]) -> tuple[dict, str | None]:
+    """The system's database section from the settings read, and the notes citing where each came from."""
+    if not settings:
+        return {"engine": TO_BE_STATED}, None
+    value = {k: v for k, (v, _, _) in settings.items()}
+    version = value.get("version")
+    database: dict = {"engine": "MariaDB" if version and "mariadb" in version.lower() else TO_BE_STATED}
+    if version:
+        database["version"] = version
+    if "innodb_doublewrite" in value and _on(value["innodb_doublewrite"]) is not None:
+        database["doublewrite"] = _on(value["innodb_doublewrite"])
+    if value.get("innodb_buffer_pool_size", "").isdigit():
+        database["buffer_pool_mib"] = int(value["innodb_buffer_pool_size"]) // 2**20
+    if value.get("innodb_page_size", "").isdigit():
+        database["page_size_kib"] = int(value["innodb_page_size"]) // 1024
+    database["compression"] = TO_BE_STATED  # table compression is a table's, not a server variable
+    database["settings"] = {k: value[k] for k in SETTINGS if k in value}
+    cited = "; ".join(f"{k} = {v} ({f} line {n})" for k, (v, f, n) in sorted(settings.items()))
+    return database, f"Database settings as read by benchdb import: {cited}."
+
+
+def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[str, str]) -> dict:
+    def ask(name: str) -> str:
+        return answers.get(name) or TO_BE_STATED
+
+    database, cited = _database(found.settings)
+    system = {"id": "system", "label": ask("label"),
+              "storage": {"product": ask("product"), "vendor": ask("vendor"), "kind": ask("kind")},
+              "protocol": ask("protocol"), "database": database, "host": {"cpu": ask("cpu")}}
+    if answers.get("raid_level") != "none":
+        drives = answers.get("drives")
+        system["raid"] = {"level": ask("raid_level"), "drives": int(drives) if drives and drives.isdigit() else ask("drives"),
+                          "drive_model": ask("drive_model")}
+    if cited:
+        system["notes"] = cited
+    for r in found.runs:  # a log that does not name its test (0.5's Lua scripts): the contributor says
+        r["test"] = r["run"]["test"] or TO_BE_STATED
+    tests = sorted({r["test"] for r in found.runs})
+    named = [t for t in tests if t != TO_BE_STATED]
+    workloads = [{"id": _slug(test) if test != TO_BE_STATED else "sysbench", "tool": "sysbench", "test": test,
+                  "tool_version": ", ".join(sorted({r["run"]["sysbench_version"] for r in found.runs
+                                                    if r["test"] == test and r["run"].get("sysbench_version")}))
+                  or None,
+                  "concurrency": sorted({r["run"]["threads"] for r in found.runs
+                                         if r["test"] == test and r["run"]["threads"]})}
+                 for test in tests]
+    workloads = [{k: v for k, v in w.items() if v not in (None, [])} for w in workloads]
+    results, ids = [], set()
+    for r in found.runs:
+        run_id = _slug(Path(r["name"]).stem)
+        while run_id in ids:
+            run_id += "-x"
+        ids.add(run_id)
+        result = {"type": "artifact", "id": run_id, "format": "sysbench", "path": f"artifacts/{r['name']}",
+                  "system": "system", "workload": _slug(r["test"]) if r["test"] != TO_BE_STATED else "sysbench"}
+        if not r["run"]["complete"]:
+            result["incomplete"] = True
+        results.append(result)
+    for t in found.traces:
+        result = {"type": "artifact", "id": _slug(Path(t["name"]).stem), "format": t["format"],
+                  "path": f"artifacts/{t['name']}", "system": "system"}
+        if len(workloads) > 1:  # which workload it was taken with: only the contributor knows
+            result["workload"] = TO_BE_STATED
+        if t["format"] == "mdstat-trace":
+            result["array"] = t["arrays"][0] if len(t["arrays"]) == 1 else TO_BE_STATED
+        results.append(result)
+    split = [f"artifacts/{r['name']} is lines {r['lines'][0]}-{r['lines'][1]} of {r['source']}"
+             for r in found.runs if r["lines"]]
+    notes = [f"Imported by benchdb import from a folder of logs ({folder_name}); every value is measured "
+             "from the logs in artifacts/."]
+    if split:
+        notes.append("Files that held several runs were split, one run a file: " + "; ".join(split) + ".")
+    for source, between in found.between.items():
+        text = (found.root / source).read_bytes().splitlines()
+        written = [n for n in between if text[n - 1].strip()]
+        if written:
+            notes.append(f"Lines {', '.join(map(str, written))} of {source} are in no run and are not in artifacts/.")
+        if len(written) < len(between):
+            notes.append(f"The other {len(between) - len(written)} line(s) of {source} outside its runs are blank.")
+    if any(t["format"] == "mdstat-trace" for t in found.traces):
+        notes.append("The runs carry no start time: add `started` to each to align them with the trace.")
+    return {
+        "schema_version": 1, "id": bundle_id,
+        "title": f"Measured: sysbench {', '.join(named) or 'runs'} ({len(found.runs)} runs)",
+        "summary": f"sysbench {', '.join(named) or 'runs'} imported from logs; the system is described below.",
+        "sources": [{"id": "logs", "publisher": ask("publisher"), "title": "Measured runs (this bundle's logs)",
+                     "language": "en", "identifier": "artifacts/ in this bundle"}],
+        "systems": [system], "workloads": workloads, "results": results, "notes": notes,
+    }
+
+
+def import_folder(folder: Path, *, out: Path, answers: dict[str, str]) -> tuple[Found, list[Problem]]:
+    """Write the bundle of ``folder`` at ``out``; what was found (and skipped), and the bundle's
+    problems (the values still to be stated)."""
+    if not folder.is_dir():
+        raise ImportFailed(f"{folder}: not a folder")
+    found = scan(folder)
+    if not found.runs:
+        raise ImportFailed(f"{folder}: no sysbench log of a database test in it "
+                           f"({len(found.skipped)} file(s) skipped)")
+    doc = bundle_doc(found, bundle_id=out.name, folder_name=folder.name, answers=answers)
+    with staged_bundle(out) as work:
+        artifacts = work / "artifacts"
+        artifacts.mkdir()
+        for r in found.runs:
+            text = (folder / r["source"]).read_bytes()
+            if r["lines"]:
+                first, last = r["lines"]
+                text = b"".join(text.splitlines(keepends=True)[first - 1:last])
+            (artifacts / r["name"]).write_bytes(text)
+        for name, source in found.copies.items():
+            shutil.copyfile(source, work / name)
+        problems = publish(doc, work=work, final=out, allowed=frozenset({"to-be-stated"}))
+    return found, problems

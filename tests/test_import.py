@@ -1,0 +1,129 @@
+"""`benchdb import`: a bundle from a folder of logs, with what only the contributor knows to be stated."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from conftest import FIXTURES, ROOT, copy_project
+from ingest.build import build_site
+from ingest.importer import import_folder
+from ingest.validate import validate_paths
+
+RW = "web-1.0.20-oltp-rw-ivl20-shell-prompt.log"  # 54 lines: sysbench 1.0.20 oltp_read_write, 64 threads
+RO = "web-0.4.12-oltp-ro-2thr-lastmsg-repeated.log"
+VARIABLES = ("Variable_name\tValue\ninnodb_buffer_pool_size\t134217728\ninnodb_doublewrite\tOFF\n"
+             "innodb_flush_method\tO_DIRECT\ninnodb_page_size\t16384\nversion\t10.11.6-MariaDB-0+deb12u1\n")
+EVERYTHING = {"label": "MD RAID 10 on 4 NVMe", "product": "Linux MD RAID", "vendor": "Linux kernel",
+              "kind": "software-raid", "raid_level": "10", "drives": "4", "drive_model": "Samsung PM9A3",
+              "protocol": "local", "cpu": "2 vCPU", "publisher": "A. Contributor"}
+
+
+def _folder(tmp_path: Path) -> Path:
+    logs = tmp_path / "logs"
+    (logs / "run2").mkdir(parents=True)
+    shutil.copy(FIXTURES / "sysbench" / RW, logs / RW)
+    shutil.copy(FIXTURES / "sysbench" / "web-1.0.20-fileio-rndrw.log", logs)
+    shutil.copy(FIXTURES / "mdstat" / "checkraid-pr28_0.txt", logs / "mdstat.txt")
+    (logs / "variables.txt").write_text(VARIABLES, encoding="utf-8")
+    (logs / "notes.md").write_text("what I did\n", encoding="utf-8")
+    # two runs one after the other in one file, and a log of the same name in another folder
+    both = (FIXTURES / "sysbench" / RO).read_text(encoding="utf-8") + (FIXTURES / "sysbench" / RO).read_text(encoding="utf-8")
+    (logs / "run2" / "both.log").write_text(both, encoding="utf-8")
+    shutil.copy(FIXTURES / "sysbench" / RW, logs / "run2" / RW)
+    return logs
+
+
+def test_a_folder_becomes_a_bundle_with_its_unknowns_to_be_stated(tmp_path):
+    out = tmp_path / "data" / "my-runs"
+    found, problems = import_folder(_folder(tmp_path), out=out, answers={})
+    assert found.skipped == [
+        ("notes.md", "not a sysbench log, /proc/mdstat output, variables dump or my.cnf "
+                     f"({tmp_path}/logs/notes.md: not a sysbench log (no sysbench header, interval or statistics line))"),
+        ("web-1.0.20-fileio-rndrw.log", "a sysbench fileio test, not a database run")]
+    doc = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))
+    assert [(r["id"], r["path"], r.get("workload")) for r in doc["results"]] == [
+        ("run2-both-run1", "artifacts/run2-both-run1.log", "oltp-read-only"),
+        ("run2-both-run2", "artifacts/run2-both-run2.log", "oltp-read-only"),
+        ("run2-web-1-0-20-oltp-rw-ivl20-shell-prompt", f"artifacts/run2-{RW}", "oltp-read-write"),
+        ("web-1-0-20-oltp-rw-ivl20-shell-prompt", f"artifacts/{RW}", "oltp-read-write"),
+        ("mdstat", "artifacts/mdstat.txt", "TO BE STATED")]
+    database = doc["systems"][0]["database"]
+    assert (database["engine"], database["doublewrite"], database["buffer_pool_mib"], database["page_size_kib"]) == (
+        "MariaDB", False, 128, 16)
+    assert "innodb_doublewrite = OFF (artifacts/variables.txt line 3)" in doc["systems"][0]["notes"]
+    assert [(p.line, p.field) for p in problems] == [
+        (7, "sources[logs].publisher"), (13, "systems[system].label"), (15, "systems[system].storage.product"),
+        (16, "systems[system].storage.vendor"), (17, "systems[system].storage.kind"), (18, "systems[system].protocol"),
+        (25, "systems[system].database.compression"), (32, "systems[system].host.cpu"),
+        (34, "systems[system].raid.level"), (35, "systems[system].raid.drives"), (36, "systems[system].raid.drive_model"),
+        (84, "results[mdstat].workload")]
+    assert {(p.type, p.message) for p in problems} == {
+        ("to-be-stated", "to be stated: only the contributor knows it (replace TO BE STATED)")}
+
+
+def test_a_file_of_several_runs_is_split_one_run_a_file(tmp_path):
+    """The 0.4.12 log twice: 42 lines each, the last blank, so its runs are lines 1-41 and 43-83."""
+    out = tmp_path / "data" / "my-runs"
+    import_folder(_folder(tmp_path), out=out, answers=EVERYTHING)
+    lines = (FIXTURES / "sysbench" / RO).read_text(encoding="utf-8").splitlines(keepends=True)
+    assert len(lines) == 42 and lines[41] == "\n"
+    assert (out / "artifacts" / "run2-both-run1.log").read_text(encoding="utf-8") == "".join(lines[:41])
+    assert (out / "artifacts" / "run2-both-run2.log").read_text(encoding="utf-8") == "".join(lines[:41])
+    notes = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))["notes"]
+    assert notes[1:] == [
+        "Files that held several runs were split, one run a file: artifacts/run2-both-run1.log is lines 1-41 of "
+        "run2/both.log; artifacts/run2-both-run2.log is lines 43-83 of run2/both.log.",
+        "The other 2 line(s) of run2/both.log outside its runs are blank."]
+
+
+def test_with_every_answer_the_bundle_validates_and_builds(tmp_path):
+    project = copy_project(tmp_path / "project")
+    out = project.data / "my-runs"
+    _, problems = import_folder(_folder(tmp_path), out=out, answers={**EVERYTHING})
+    # table compression is not a server variable; the snapshot was taken with one of two workloads
+    assert [p.field for p in problems] == ["systems[system].database.compression", "results[mdstat].workload"]
+    text = (out / "bundle.yaml").read_text(encoding="utf-8")
+    text = text.replace("compression: TO BE STATED", "compression: none")
+    (out / "bundle.yaml").write_text(text.replace("workload: TO BE STATED", "workload: oltp-read-write"), encoding="utf-8")
+    bundles, problems = validate_paths([out])
+    assert len(bundles) == 1 and [p for p in problems if p.severity == "error"] == []
+    build_site(project)
+    page = (project.public / "studies" / "my-runs" / "index.html").read_text(encoding="utf-8")
+    assert "MD RAID 10 on 4 NVMe" in page and "30.99" in page  # the 1.0.20 log's tps (its line 35)
+
+
+def test_the_command_asks_nothing_without_a_terminal(tmp_path):
+    out = tmp_path / "data" / "my-runs"
+    benchdb = Path(sys.executable).parent / "benchdb"
+    done = subprocess.run([str(benchdb), "import", str(_folder(tmp_path)), "--out", str(out), "--product", "Linux MD RAID"],
+                          cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"wrote {out}: 4 run(s), 1 mdstat file(s), 5 database setting(s) read\n"
+    assert done.stderr.splitlines()[-1] == f"11 value(s) to be stated: edit {out / 'bundle.yaml'}, then run benchdb validate"
+    done = subprocess.run([str(benchdb), "import", str(tmp_path / "logs"), "--out", str(out)], cwd=ROOT,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stderr) == (1, f"Error: {out} exists already: choose another --out or remove it\n")
+
+
+def test_at_a_terminal_it_asks_what_was_not_given(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from ingest import cli
+
+    monkeypatch.setattr(cli, "_at_a_terminal", lambda: True)
+    out = tmp_path / "data" / "my-runs"
+    # every question in order but the product (given as a flag); Enter leaves one to be stated
+    answers = ["MD RAID 10", "Linux kernel", "software-raid", "10", "4", "", "local", "2 vCPU", "Me"]
+    done = CliRunner().invoke(cli.main, ["import", str(_folder(tmp_path)), "--out", str(out), "--product", "Linux MD RAID"],
+                              input="\n".join(answers) + "\n")
+    assert done.exit_code == 0, done.output
+    assert "the drives' model (Enter: state it later): " in done.output
+    system = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))["systems"][0]
+    assert (system["label"], system["storage"], system["raid"]) == (
+        "MD RAID 10", {"product": "Linux MD RAID", "vendor": "Linux kernel", "kind": "software-raid"},
+        {"level": "10", "drives": 4, "drive_model": "TO BE STATED"})
