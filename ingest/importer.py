@@ -42,6 +42,7 @@ QUESTIONS = {
 # A variables dump: "name<TAB>value" (mariadb -B) or "| name | value |" (the client's table).
 VARIABLE = re.compile(r"^\|?\s*([a-z_][a-z0-9_]*)\s*(?:\t|\|)\s*(.*?)\s*\|?\s*$")
 CNF_SETTING = re.compile(r"^\s*([a-z_][a-z0-9_-]*)\s*=\s*(.*?)\s*$")
+MDADM = re.compile(r"^\s*(Raid Level|Raid Devices|Chunk Size)\s*:\s*(\S+)\s*$")
 SETTINGS = ("innodb_flush_method", "innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_io_capacity",
             "innodb_file_per_table", "sync_binlog", "innodb_doublewrite", "innodb_buffer_pool_size",
             "innodb_page_size")
@@ -59,6 +60,7 @@ class Found:
     settings: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # name -> (value, file, line)
     copies: dict[str, Path] = field(default_factory=dict)  # artifacts/<name> -> the file copied whole
     between: dict[str, list[int]] = field(default_factory=dict)  # a split file -> its lines in no run
+    raid: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # from mdadm --detail: (value, file, line)
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -80,6 +82,21 @@ def _settings(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
         return False
     name = _unique(rel, taken)
     found.settings.update({k: (v, f"artifacts/{name}", n) for k, (v, _, n) in read.items()})
+    found.copies[f"artifacts/{name}"] = path
+    return True
+
+
+def _mdadm(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
+    """Read `mdadm --detail` output (its "Raid Level", "Raid Devices" and "Chunk Size" lines); whether it was one."""
+    read = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        match = MDADM.match(line)
+        if match:
+            read[match.group(1).lower()] = (match.group(2), number)
+    if "raid level" not in read or "raid devices" not in read:
+        return False
+    name = _unique(rel, taken)
+    found.raid = {key: (value, f"artifacts/{name}", n) for key, (value, n) in read.items()}
     found.copies[f"artifacts/{name}"] = path
     return True
 
@@ -132,8 +149,8 @@ def scan(folder: Path) -> Found:
             found.copies[f"artifacts/{name}"] = path
             break
         else:
-            if not _settings(path, rel, found, taken):
-                found.skipped.append((rel, f"not a sysbench log, /proc/mdstat output, variables dump or my.cnf ({why})"))
+            if not _settings(path, rel, found, taken) and not _mdadm(path, rel, found, taken):
+                found.skipped.append((rel, f"not a sysbench log, /proc/mdstat output, variables dump, my.cnf or mdadm --detail output ({why})"))
     return found
 
 
@@ -162,6 +179,23 @@ def _database(settings: dict[str, tuple[str, str, int]]) -> tuple[dict, str | No
     return database, f"Database settings as read by benchdb import: {cited}."
 
 
+def _raid(read: dict[str, tuple[str, str, int]]) -> tuple[dict, str | None]:
+    """The raid section mdadm --detail states (level, drives, chunk), and the notes citing it."""
+    raid: dict = {}
+    level = read.get("raid level", ("",))[0].removeprefix("raid")
+    if level:
+        raid["level"] = level
+    if read.get("raid devices", ("",))[0].isdigit():
+        raid["drives"] = int(read["raid devices"][0])
+    chunk = re.fullmatch(r"(\d+)K", read.get("chunk size", ("",))[0])
+    if chunk:
+        raid["chunk_kib"] = int(chunk.group(1))
+    if not read:
+        return raid, None
+    cited = "; ".join(f"{k} {v} ({f} line {n})" for k, (v, f, n) in sorted(read.items()))
+    return raid, f"RAID as mdadm --detail prints it: {cited}."
+
+
 def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[str, str]) -> dict:
     def ask(name: str) -> str:
         return answers.get(name) or TO_BE_STATED
@@ -170,12 +204,19 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
     system = {"id": "system", "label": ask("label"),
               "storage": {"product": ask("product"), "vendor": ask("vendor"), "kind": ask("kind")},
               "protocol": ask("protocol"), "database": database, "host": {"cpu": ask("cpu")}}
+    raid, raid_cited = _raid(found.raid)
+    for name, key in (("raid_level", "level"), ("drives", "drives")):
+        if answers.get(name) and key in raid and str(raid[key]) != answers[name]:
+            raise ImportFailed(f"--{name.replace('_', '-')} {answers[name]} but mdadm --detail says {raid[key]} "
+                               f"({found.raid['raid level' if key == 'level' else 'raid devices'][1]})")
     if answers.get("raid_level") != "none":
         drives = answers.get("drives")
-        system["raid"] = {"level": ask("raid_level"), "drives": int(drives) if drives and drives.isdigit() else ask("drives"),
-                          "drive_model": ask("drive_model")}
-    if cited:
-        system["notes"] = cited
+        system["raid"] = {"level": raid.get("level") or ask("raid_level"),
+                          "drives": raid.get("drives") or (int(drives) if drives and drives.isdigit() else ask("drives")),
+                          "drive_model": ask("drive_model"),
+                          **({"chunk_kib": raid["chunk_kib"]} if "chunk_kib" in raid else {})}
+    if cited or raid_cited:
+        system["notes"] = " ".join(c for c in (cited, raid_cited) if c)
     for r in found.runs:  # a log that does not name its test (0.5's Lua scripts): the contributor says
         r["test"] = r["run"]["test"] or TO_BE_STATED
     tests = sorted({r["test"] for r in found.runs})

@@ -7,11 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from conftest import FIXTURES, ROOT, copy_project
 from ingest.build import build_site
-from ingest.importer import import_folder
+from ingest.importer import ImportFailed, import_folder
 from ingest.validate import validate_paths
 
 RW = "web-1.0.20-oltp-rw-ivl20-shell-prompt.log"  # 54 lines: sysbench 1.0.20 oltp_read_write, 64 threads
@@ -42,7 +43,7 @@ def test_a_folder_becomes_a_bundle_with_its_unknowns_to_be_stated(tmp_path):
     out = tmp_path / "data" / "my-runs"
     found, problems = import_folder(_folder(tmp_path), out=out, answers={})
     assert found.skipped == [
-        ("notes.md", "not a sysbench log, /proc/mdstat output, variables dump or my.cnf "
+        ("notes.md", "not a sysbench log, /proc/mdstat output, variables dump, my.cnf or mdadm --detail output "
                      f"({tmp_path}/logs/notes.md: not a sysbench log (no sysbench header, interval or statistics line))"),
         ("web-1.0.20-fileio-rndrw.log", "a sysbench fileio test, not a database run")]
     doc = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))
@@ -127,3 +128,31 @@ def test_at_a_terminal_it_asks_what_was_not_given(tmp_path, monkeypatch):
     assert (system["label"], system["storage"], system["raid"]) == (
         "MD RAID 10", {"product": "Linux MD RAID", "vendor": "Linux kernel", "kind": "software-raid"},
         {"level": "10", "drives": 4, "drive_model": "TO BE STATED"})
+
+
+MDADM = """/dev/md0:
+           Version : 1.2
+     Creation Time : Mon May  6 10:00:00 2024
+        Raid Level : raid10
+        Array Size : 1953260544 (1862.77 GiB 2000.14 GB)
+      Raid Devices : 4
+     Total Devices : 4
+            Layout : near=2
+        Chunk Size : 512K
+"""
+
+
+def test_mdadm_detail_gives_the_raid_level_drives_and_chunk_with_their_lines(tmp_path):
+    logs = _folder(tmp_path)
+    (logs / "mdadm-detail.txt").write_text(MDADM, encoding="utf-8")
+    out = tmp_path / "data" / "my-runs"
+    _, problems = import_folder(logs, out=out, answers={})
+    system = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))["systems"][0]
+    assert system["raid"] == {"level": "10", "drives": 4, "drive_model": "TO BE STATED", "chunk_kib": 512}
+    assert system["notes"].endswith("RAID as mdadm --detail prints it: chunk size 512K (artifacts/mdadm-detail.txt "
+                                    "line 9); raid devices 4 (artifacts/mdadm-detail.txt line 6); raid level raid10 "
+                                    "(artifacts/mdadm-detail.txt line 4).")
+    assert "systems[system].raid.level" not in {p.field for p in problems}
+    with pytest.raises(ImportFailed) as caught:
+        import_folder(logs, out=tmp_path / "data" / "other", answers={"raid_level": "6"})
+    assert str(caught.value) == "--raid-level 6 but mdadm --detail says 10 (artifacts/mdadm-detail.txt)"
