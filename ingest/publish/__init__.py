@@ -16,10 +16,11 @@ from .colours import colour_chart, positions
 from .compare import export_compare
 from .csv_cells import export_rule
 from .db import Snapshot, materialise_views
-from .downloads import export_downloads
+from .downloads import export_downloads, export_study_csvs
 from .embeds import export_embeds
 from .explore import export_explore
 from .facets import facet_pages_data
+from .citation import study_reference
 from .study import export_studies
 
 
@@ -35,7 +36,10 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
         data = out_dir / "data"
         db = Snapshot(con)
-        docs = export_studies(db, out_dir=data)
+        study_data = out_dir / "static" / "data" / "studies"
+        hashes = export_study_csvs(con, out_dir=study_data)
+        docs = export_studies(db, out_dir=data, cite=lambda doc: study_reference(
+            doc, site_url=site_url.rstrip("/"), sha256=hashes[doc["id"]], folder=study_data))
         export_artifacts(con, static_dir=out_dir / "static", data_dir=data, bundles=bundles)
         (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
         export_explore(con, out_dir=data, assets_dir=out_dir / "assets")

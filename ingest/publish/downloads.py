@@ -3,6 +3,9 @@ the database itself. The CSV files defuse text a spreadsheet would run as a form
 
 from __future__ import annotations
 
+import csv
+import hashlib
+import io
 import shutil
 from pathlib import Path
 
@@ -26,3 +29,25 @@ def export_downloads(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: 
     con.execute(f"COPY ({csv}) TO '{(out_dir / 'results.csv').as_posix()}' (HEADER, DELIMITER ',')")
     con.execute(f"COPY ({select}) TO '{(out_dir / 'results.parquet').as_posix()}' (FORMAT PARQUET)")
     shutil.copyfile(db_path, out_dir / "benchmarks.duckdb")
+
+
+def export_study_csvs(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> dict[str, str]:
+    """``out_dir/<study>.csv``: each study's rows of results.csv (its columns, in its order, every
+    cell as DuckDB writes it as text); returns each file's SHA-256, the data hash its citation gives."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    names = keys("download")
+    select = defused_select(con, f"SELECT {', '.join(names)} FROM results ORDER BY {RESULT_ORDER}")
+    as_text = ", ".join(f'CAST("{n}" AS VARCHAR) AS "{n}"' for n in names)
+    studies: dict[str, list] = {study: [] for (study,) in con.execute("SELECT study FROM studies ORDER BY study").fetchall()}
+    for row in con.execute(f"SELECT {as_text} FROM ({select})").fetchall():
+        studies.setdefault(row[0], []).append(row)
+    hashes = {}
+    for study, rows in studies.items():
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(names)
+        writer.writerows(rows)
+        data = buffer.getvalue().encode("utf-8")
+        (out_dir / f"{study}.csv").write_bytes(data)
+        hashes[study] = hashlib.sha256(data).hexdigest()
+    return hashes

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Iterator
 
+from .citation import chart_reference, sources_line
 from .csv_cells import defused
 
 BY_X_COLUMNS = ["series", "x", "value", "value_text", "low", "high", "unit", "state", "value_kind", "provenance"]
@@ -93,12 +94,6 @@ def _embeds(docs: list[dict], facets: dict) -> Iterator[dict]:
                                      f"{study['path']}#chart-{study['study']}-{group['chart']['id']}")
 
 
-def _sources(doc: dict) -> str:
-    """The study's original sources as a line of text (translations are named on the study page)."""
-    sources = [s for s in doc["sources"] if s["role"] == "original"] or doc["sources"]
-    return "; ".join(f"{s['publisher']}, {s['title']}" + (f" ({s['date']})" if s.get("date") else "") for s in sources)
-
-
 def _kinds(embed: dict) -> list[str]:
     """The kinds of the values an embed draws (a ratio chart's values are derived from printed ones)."""
     if "value_kind" in embed["columns"]:
@@ -132,9 +127,11 @@ def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir:
             "svg": f"/embed/{chart_id}.svg", "csv": f"/embed/{chart_id}.csv",
             "sha256": hashlib.sha256(data).hexdigest(), "rows": len(embed["rows"]),
         })
-        groups.setdefault(embed["prefix"], []).append(entries[-1])
         doc = by_id[embed["study"]]
-        context = {"study": doc["title"], "sources": _sources(doc), "kinds": _kinds(embed),
+        cited = chart_reference(entries[-1], doc, site_url=site_url.rstrip("/"), folder=out)
+        entries[-1].update(bib=f"/embed/{cited['bib_file']}", csl=f"/embed/{cited['csl_file']}")
+        groups.setdefault(embed["prefix"], []).append(entries[-1])
+        context = {"study": doc["title"], "sources": sources_line(doc), "kinds": _kinds(embed),
                    "address": f"{site_url.rstrip('/')}/embed/{chart_id}/", "sha256": entries[-1]["sha256"]}
         specs.append({"id": chart_id, "title": embed["title"], "renderer": embed["renderer"], "spec": embed["spec"],
                       "option": embed["option"], "context": context})

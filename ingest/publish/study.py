@@ -105,13 +105,14 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
     }
 
 
-def export_studies(db: Snapshot, *, out_dir: Path) -> list[dict]:
-    """Write ``studies/<id>.json`` for Hugo; return the study documents."""
+def export_studies(db: Snapshot, *, out_dir: Path, cite) -> list[dict]:
+    """Write ``studies/<id>.json`` for Hugo, each with its citation (``cite(doc)``); return the documents."""
     (out_dir / "studies").mkdir(parents=True, exist_ok=True)
     docs = []
     placed = positions(db.con)
     for (study,) in db.con.execute("SELECT study FROM studies ORDER BY study").fetchall():
         doc = study_doc(db, study, placed=placed)
+        doc["citation"] = cite(doc)
         path = out_dir / "studies" / f"{study}.json"
         # no indent: json's C encoder serves only unindented output (indented, it was 5 s at 1,000 bundles)
         path.write_text(json.dumps(doc, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

@@ -1,0 +1,59 @@
+"""Citations: each study and each chart has a permalink, the SHA-256 of its data, and BibTeX and
+CSL-JSON files (ingest/publish/citation.py)."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+
+from ingest.publish.citation import reference
+
+GRAID = "graid-supremeraid-mysql-2023"
+
+
+def test_bibtex_escapes_what_tex_reads_specially():
+    ref = reference(key="benchdb-x", title="R&D: 50% of {tps}_max", url="https://example.org/studies/x/",
+                    sha256="ab" * 32, about="Values from: A & B.")
+    assert ref["bibtex"] == (
+        "@misc{benchdb-x,\n  title = {R\\&D: 50\\% of \\{tps\\}\\_max},\n  author = {{benchdb}},\n"
+        "  howpublished = {\\url{https://example.org/studies/x/}},\n"
+        f"  note = {{Data SHA-256 {'ab' * 32}. Values from: A \\& B.}}\n}}\n")
+    assert json.loads(ref["csl"]) == [{
+        "id": "benchdb-x", "type": "dataset", "title": "R&D: 50% of {tps}_max", "publisher": "benchdb",
+        "URL": "https://example.org/studies/x/", "version": f"sha256:{'ab' * 32}",
+        "note": f"Data SHA-256 {'ab' * 32}. Values from: A & B."}]
+
+
+def test_a_study_is_cited_with_the_hash_of_its_csv_download(built_site):
+    folder = built_site.public / "data" / "studies"
+    data = (folder / f"{GRAID}.csv").read_bytes()
+    sha = hashlib.sha256(data).hexdigest()
+    # the study's rows are its rows of results.csv
+    with open(built_site.public / "data" / "results.csv", newline="", encoding="utf-8") as f:
+        everything = [row for row in csv.reader(f)]
+    mine = list(csv.reader(data.decode("utf-8").splitlines()))
+    assert mine[0] == everything[0] and mine[1:] == [r for r in everything[1:] if r[0] == GRAID] and len(mine) == 53
+    # the bundle's title and its original source (graid-en: publisher, title, date)
+    assert (folder / f"{GRAID}.bib").read_text(encoding="utf-8") == (
+        f"@misc{{benchdb-{GRAID},\n  title = {{SupremeRAID SR-1010 vs Linux MD RAID: MySQL sysbench OLTP read/write}},\n"
+        f"  author = {{{{benchdb}}}},\n  howpublished = {{\\url{{/studies/{GRAID}/}}}},\n"
+        f"  note = {{Data SHA-256 {sha}. Values from: Graid Technology Inc., MySQL Performance Testing with RAID "
+        "(SupremeRAID versus Linux MD RAID) (2023-05).}\n}\n")
+    (csl,) = json.loads((folder / f"{GRAID}.csl.json").read_text(encoding="utf-8"))
+    assert (csl["type"], csl["version"], csl["URL"]) == ("dataset", f"sha256:{sha}", f"/studies/{GRAID}/")
+    page = (built_site.public / "studies" / GRAID / "index.html").read_text(encoding="utf-8")
+    assert "<summary>Cite this study</summary>" in page and f"SHA-256 <code>{sha}</code>" in page
+    assert f'<a href="/data/studies/{GRAID}.bib">BibTeX</a>' in page
+
+
+def test_a_chart_is_cited_with_the_hash_of_its_embed_csv(built_site):
+    index = json.loads((built_site.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
+    for chart in index:
+        bib = (built_site.public / chart["bib"].lstrip("/")).read_text(encoding="utf-8")
+        assert bib.startswith(f"@misc{{benchdb-{chart['id']},\n") and f"Data SHA-256 {chart['sha256']}." in bib
+        (csl,) = json.loads((built_site.public / chart["csl"].lstrip("/")).read_text(encoding="utf-8"))
+        assert (csl["URL"], csl["version"]) == (chart["page"], f"sha256:{chart['sha256']}")
+    chart = next(c for c in index if c["id"] == f"{GRAID}--tps-by-users--optimal")
+    page = (built_site.public / chart["page"].lstrip("/") / "index.html").read_text(encoding="utf-8")
+    assert f'cite as <a href="{chart["bib"]}">BibTeX</a> · <a href="{chart["csl"]}">CSL-JSON</a>' in page
