@@ -19,7 +19,7 @@ def test_bibtex_escapes_what_tex_reads_specially():
         "@misc{benchdb-x,\n  title = {R\\&D: 50\\% of \\{tps\\}\\_max},\n  author = {{benchdb}},\n"
         "  howpublished = {\\url{https://example.org/studies/x/}},\n"
         f"  note = {{Data SHA-256 {'ab' * 32}. Values from: A \\& B.}}\n}}\n")
-    assert json.loads(ref["csl"]) == [{
+    assert json.loads(ref["csl_text"]) == [{
         "id": "benchdb-x", "type": "dataset", "title": "R&D: 50% of {tps}_max", "publisher": "benchdb",
         "URL": "https://example.org/studies/x/", "version": f"sha256:{'ab' * 32}",
         "note": f"Data SHA-256 {'ab' * 32}. Values from: A & B."}]
@@ -34,14 +34,17 @@ def test_a_study_is_cited_with_the_hash_of_its_csv_download(built_site):
         everything = [row for row in csv.reader(f)]
     mine = list(csv.reader(data.decode("utf-8").splitlines()))
     assert mine[0] == everything[0] and mine[1:] == [r for r in everything[1:] if r[0] == GRAID] and len(mine) == 53
-    # the bundle's title and its original source (graid-en: publisher, title, date)
-    assert (folder / f"{GRAID}.bib").read_text(encoding="utf-8") == (
+    # the bundle's title and its original source (graid-en: publisher, title, date); then its charts
+    bib = (folder / f"{GRAID}.bib").read_text(encoding="utf-8")
+    assert bib.startswith(
         f"@misc{{benchdb-{GRAID},\n  title = {{SupremeRAID SR-1010 vs Linux MD RAID: MySQL sysbench OLTP read/write}},\n"
         f"  author = {{{{benchdb}}}},\n  howpublished = {{\\url{{/studies/{GRAID}/}}}},\n"
         f"  note = {{Data SHA-256 {sha}. Values from: Graid Technology Inc., MySQL Performance Testing with RAID "
-        "(SupremeRAID versus Linux MD RAID) (2023-05).}\n}\n")
-    (csl,) = json.loads((folder / f"{GRAID}.csl.json").read_text(encoding="utf-8"))
-    assert (csl["type"], csl["version"], csl["URL"]) == ("dataset", f"sha256:{sha}", f"/studies/{GRAID}/")
+        "(SupremeRAID versus Linux MD RAID) (2023-05).}\n}\n\n@misc{")
+    csl = json.loads((folder / f"{GRAID}.csl.json").read_text(encoding="utf-8"))
+    assert (csl[0]["type"], csl[0]["version"], csl[0]["URL"]) == ("dataset", f"sha256:{sha}", f"/studies/{GRAID}/")
+    assert [c["id"] for c in csl].count(f"benchdb-{GRAID}--tps-by-users--optimal") == 1
+    assert bib.count("@misc{") == len(csl)
     page = (built_site.public / "studies" / GRAID / "index.html").read_text(encoding="utf-8")
     assert "<summary>Cite this study</summary>" in page and f"SHA-256 <code>{sha}</code>" in page
     assert f'<a href="/data/studies/{GRAID}.bib">BibTeX</a>' in page
@@ -50,10 +53,15 @@ def test_a_study_is_cited_with_the_hash_of_its_csv_download(built_site):
 def test_a_chart_is_cited_with_the_hash_of_its_embed_csv(built_site):
     index = json.loads((built_site.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
     for chart in index:
+        assert chart["cite_key"] == f"benchdb-{chart['id']}"
+        assert chart["bib"] == f"/data/studies/{chart['study']}.bib"
         bib = (built_site.public / chart["bib"].lstrip("/")).read_text(encoding="utf-8")
-        assert bib.startswith(f"@misc{{benchdb-{chart['id']},\n") and f"Data SHA-256 {chart['sha256']}." in bib
-        (csl,) = json.loads((built_site.public / chart["csl"].lstrip("/")).read_text(encoding="utf-8"))
-        assert (csl["URL"], csl["version"]) == (chart["page"], f"sha256:{chart['sha256']}")
+        entry = bib[bib.index(f"@misc{{{chart['cite_key']},\n"):]
+        assert f"Data SHA-256 {chart['sha256']}." in entry[:entry.index("\n}\n")]
+        csl = json.loads((built_site.public / chart["csl"].lstrip("/")).read_text(encoding="utf-8"))
+        (mine,) = [c for c in csl if c["id"] == chart["cite_key"]]
+        assert (mine["URL"], mine["version"]) == (chart["page"], f"sha256:{chart['sha256']}")
     chart = next(c for c in index if c["id"] == f"{GRAID}--tps-by-users--optimal")
     page = (built_site.public / chart["page"].lstrip("/") / "index.html").read_text(encoding="utf-8")
-    assert f'cite as <a href="{chart["bib"]}">BibTeX</a> · <a href="{chart["csl"]}">CSL-JSON</a>' in page
+    assert (f'cite as <code>{chart["cite_key"]}</code> in <a href="{chart["bib"]}">BibTeX</a> · '
+            f'<a href="{chart["csl"]}">CSL-JSON</a>') in page

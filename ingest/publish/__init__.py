@@ -20,7 +20,7 @@ from .downloads import export_downloads, export_study_csvs
 from .embeds import export_embeds
 from .explore import export_explore
 from .facets import facet_pages_data
-from .citation import study_reference
+from .citation import study_reference, write_references
 from .study import export_studies
 
 
@@ -39,7 +39,7 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
         study_data = out_dir / "static" / "data" / "studies"
         hashes = export_study_csvs(con, out_dir=study_data)
         docs = export_studies(db, out_dir=data, cite=lambda doc: study_reference(
-            doc, site_url=site_url.rstrip("/"), sha256=hashes[doc["id"]], folder=study_data))
+            doc, site_url=site_url.rstrip("/"), sha256=hashes[doc["id"]]))
         export_artifacts(con, static_dir=out_dir / "static", data_dir=data, bundles=bundles)
         (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
         export_explore(con, out_dir=data, assets_dir=out_dir / "assets")
@@ -53,7 +53,8 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
         (data / "facets.json").write_text(json.dumps(facets, ensure_ascii=False), encoding="utf-8")
         export_compare(con, out_dir=data, assets_dir=out_dir / "assets")
         export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads
-        export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,
-                      specs_path=out_dir / "embed-specs.json", site_url=site_url)
+        charts = export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,
+                               specs_path=out_dir / "embed-specs.json", site_url=site_url)
+        write_references({d["id"]: [d["citation"], *charts.get(d["id"], [])] for d in docs}, folder=study_data)
     finally:
         con.close()

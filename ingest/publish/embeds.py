@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from .citation import chart_reference, sources_line
+from .citation import chart_reference, files, sources_line
 from .csv_cells import defused
 
 BY_X_COLUMNS = ["series", "x", "value", "value_text", "low", "high", "unit", "state", "value_kind", "provenance"]
@@ -103,15 +103,17 @@ def _kinds(embed: dict) -> list[str]:
 
 
 def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir: Path,
-                  specs_path: Path, site_url: str) -> list[dict]:
+                  specs_path: Path, site_url: str) -> dict[str, list[dict]]:
     """Write each embed's CSV, ``/embed/index.json``, Hugo's embed pages (``embeds.json``: each chart's
     embed prefix -> its panels, which pages look up by prefix rather than search) and the render specs
-    (each with the context its standalone image prints: study, sources, value kinds, address, data hash)."""
+    (each with the context its standalone image prints: study, sources, value kinds, address, data hash).
+    Returns each study's charts' references (citation.py)."""
     out = static_dir / "embed"
     out.mkdir(parents=True, exist_ok=True)
     entries, specs = [], []
     by_id = {d["id"]: d for d in docs}
     groups: dict[str, list[dict]] = {}
+    references: dict[str, list[dict]] = {}  # each study's charts' references
     for embed in _embeds(docs, facets):
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -128,8 +130,10 @@ def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir:
             "sha256": hashlib.sha256(data).hexdigest(), "rows": len(embed["rows"]),
         })
         doc = by_id[embed["study"]]
-        cited = chart_reference(entries[-1], doc, site_url=site_url.rstrip("/"), folder=out)
-        entries[-1].update(bib=f"/embed/{cited['bib_file']}", csl=f"/embed/{cited['csl_file']}")
+        cited = chart_reference(entries[-1], doc, site_url=site_url.rstrip("/"))
+        references.setdefault(doc["id"], []).append(cited)
+        where = files(doc["id"])
+        entries[-1].update(cite_key=cited["key"], bib=where["bib_url"], csl=where["csl_url"])
         groups.setdefault(embed["prefix"], []).append(entries[-1])
         context = {"study": doc["title"], "sources": sources_line(doc), "kinds": _kinds(embed),
                    "address": f"{site_url.rstrip('/')}/embed/{chart_id}/", "sha256": entries[-1]["sha256"]}
@@ -138,4 +142,4 @@ def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir:
     (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
     (data_dir / "embeds.json").write_text(json.dumps(groups, ensure_ascii=False), encoding="utf-8")
     specs_path.write_text(json.dumps({"charts": specs}, ensure_ascii=False), encoding="utf-8")
-    return entries
+    return references
