@@ -43,6 +43,9 @@ QUESTIONS = {
 VARIABLE = re.compile(r"^\|?\s*([a-z_][a-z0-9_]*)\s*(?:\t|\|)\s*(.*?)\s*\|?\s*$")
 CNF_SETTING = re.compile(r"^\s*([a-z_][a-z0-9_-]*)\s*=\s*(.*?)\s*$")
 MDADM = re.compile(r"^\s*(Raid Level|Raid Devices|Chunk Size)\s*:\s*(\S+)\s*$")
+# a member line of mdadm --detail: "   0     259        1        0      active sync set-A   /dev/nvme0n1p1"
+MDADM_MEMBER = re.compile(r"^\s*\d+\s+\d+\s+\d+\s+(?:\d+|-)\s+.*?/dev/(\S+)\s*$")
+TREE = re.compile(r"^[\s│├└─`|-]+")  # lsblk's tree in front of a partition's name
 SETTINGS = ("innodb_flush_method", "innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_io_capacity",
             "innodb_file_per_table", "sync_binlog", "innodb_doublewrite", "innodb_buffer_pool_size",
             "innodb_page_size")
@@ -61,6 +64,8 @@ class Found:
     copies: dict[str, Path] = field(default_factory=dict)  # artifacts/<name> -> the file copied whole
     between: dict[str, list[int]] = field(default_factory=dict)  # a split file -> its lines in no run
     raid: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # from mdadm --detail: (value, file, line)
+    members: list[tuple[str, str, int]] = field(default_factory=list)  # mdadm --detail's devices: (name, file, line)
+    models: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # lsblk: device -> (model, file, line)
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -88,17 +93,57 @@ def _settings(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
 
 def _mdadm(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
     """Read `mdadm --detail` output (its "Raid Level", "Raid Devices" and "Chunk Size" lines); whether it was one."""
-    read = {}
+    read, members = {}, []
     for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        match = MDADM.match(line)
-        if match:
+        if match := MDADM.match(line):
             read[match.group(1).lower()] = (match.group(2), number)
+        elif match := MDADM_MEMBER.match(line):
+            members.append((match.group(1), number))
     if "raid level" not in read or "raid devices" not in read:
         return False
     name = _unique(rel, taken)
     found.raid = {key: (value, f"artifacts/{name}", n) for key, (value, n) in read.items()}
+    found.members = [(device, f"artifacts/{name}", n) for device, n in members]
     found.copies[f"artifacts/{name}"] = path
     return True
+
+
+def _lsblk(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
+    """Read lsblk output with a MODEL column (``lsblk -o NAME,MODEL,...``); whether it was one."""
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    header = lines[0] if lines else ""
+    if not header.startswith("NAME") or " MODEL" not in header:
+        return False
+    start = header.index(" MODEL") + 1
+    name = _unique(rel, taken)
+    for number, line in enumerate(lines[1:], 2):
+        device = TREE.sub("", line[:start]).split()
+        # the model is left-aligned in its column; the next column (SIZE is right-aligned) follows after
+        # two spaces or more, which no model name holds
+        model = re.split(r"\s{2,}", line[start:].strip())[0] if line[start:start + 1].strip() else ""
+        if device and model:
+            found.models[device[0]] = (model, f"artifacts/{name}", number)
+    found.copies[f"artifacts/{name}"] = path
+    return True
+
+
+def _disk(device: str) -> str:
+    """The disk a partition is on (nvme0n1p1 -> nvme0n1, sdb1 -> sdb); a disk is itself."""
+    match = re.fullmatch(r"(nvme\d+n\d+)p\d+", device) or re.fullmatch(r"((?:sd|vd|hd|xvd)[a-z]+)\d+", device)
+    return match.group(1) if match else device
+
+
+def _drive_model(found: Found) -> tuple[str | None, str | None]:
+    """The model of the array's drives where lsblk names one for every member mdadm lists, and the note."""
+    if not found.members or not found.models:
+        return None, None
+    seen = {device: found.models.get(_disk(device)) for device, _, _ in found.members}
+    models = {m[0] for m in seen.values() if m}
+    cited = "; ".join(f"{device}: {m[0]} ({m[1]} line {m[2]})" if m else f"{device}: no model in lsblk"
+                      for device, m in seen.items())
+    if len(models) == 1 and all(seen.values()):
+        return models.pop(), f"Drive model as lsblk prints it for the array's members: {cited}."
+    return None, f"The array's members have no single model in lsblk: {cited}."
 
 
 def _unique(rel: str, taken: set[str], *, run: int | None = None) -> str:
@@ -149,8 +194,8 @@ def scan(folder: Path) -> Found:
             found.copies[f"artifacts/{name}"] = path
             break
         else:
-            if not _settings(path, rel, found, taken) and not _mdadm(path, rel, found, taken):
-                found.skipped.append((rel, f"not a sysbench log, /proc/mdstat output, variables dump, my.cnf or mdadm --detail output ({why})"))
+            if not any(read(path, rel, found, taken) for read in (_settings, _mdadm, _lsblk)):
+                found.skipped.append((rel, f"not a sysbench log, /proc/mdstat output, variables dump, my.cnf, mdadm --detail or lsblk output ({why})"))
     return found
 
 
@@ -205,15 +250,20 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
               "storage": {"product": ask("product"), "vendor": ask("vendor"), "kind": ask("kind")},
               "protocol": ask("protocol"), "database": database, "host": {"cpu": ask("cpu")}}
     raid, raid_cited = _raid(found.raid)
-    for name, key in (("raid_level", "level"), ("drives", "drives")):
+    model, model_cited = _drive_model(found)
+    if model:
+        raid["drive_model"] = model
+    raid_cited = " ".join(c for c in (raid_cited, model_cited) if c) or None
+    for name, key in (("raid_level", "level"), ("drives", "drives"), ("drive_model", "drive_model")):
         if answers.get(name) and key in raid and str(raid[key]) != answers[name]:
-            raise ImportFailed(f"--{name.replace('_', '-')} {answers[name]} but mdadm --detail says {raid[key]} "
-                               f"({found.raid['raid level' if key == 'level' else 'raid devices'][1]})")
+            where = {"level": "raid level", "drives": "raid devices"}.get(key)
+            said = f"mdadm --detail says {raid[key]} ({found.raid[where][1]})" if where else f"lsblk says {raid[key]}"
+            raise ImportFailed(f"--{name.replace('_', '-')} {answers[name]} but {said}")
     if answers.get("raid_level") != "none":
         drives = answers.get("drives")
         system["raid"] = {"level": raid.get("level") or ask("raid_level"),
                           "drives": raid.get("drives") or (int(drives) if drives and drives.isdigit() else ask("drives")),
-                          "drive_model": ask("drive_model"),
+                          "drive_model": raid.get("drive_model") or ask("drive_model"),
                           **({"chunk_kib": raid["chunk_kib"]} if "chunk_kib" in raid else {})}
     if cited or raid_cited:
         system["notes"] = " ".join(c for c in (cited, raid_cited) if c)

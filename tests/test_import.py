@@ -43,7 +43,7 @@ def test_a_folder_becomes_a_bundle_with_its_unknowns_to_be_stated(tmp_path):
     out = tmp_path / "data" / "my-runs"
     found, problems = import_folder(_folder(tmp_path), out=out, answers={})
     assert found.skipped == [
-        ("notes.md", "not a sysbench log, /proc/mdstat output, variables dump, my.cnf or mdadm --detail output "
+        ("notes.md", "not a sysbench log, /proc/mdstat output, variables dump, my.cnf, mdadm --detail or lsblk output "
                      f"({tmp_path}/logs/notes.md: not a sysbench log (no sysbench header, interval or statistics line))"),
         ("web-1.0.20-fileio-rndrw.log", "a sysbench fileio test, not a database run")]
     doc = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))
@@ -139,6 +139,24 @@ MDADM = """/dev/md0:
      Total Devices : 4
             Layout : near=2
         Chunk Size : 512K
+
+    Number   Major   Minor   RaidDevice State
+       0     259        1        0      active sync set-A   /dev/nvme0n1p1
+       1     259        3        1      active sync set-B   /dev/nvme1n1p1
+       2     259        5        2      active sync set-A   /dev/nvme2n1p1
+       3     259        7        3      active sync set-B   /dev/nvme3n1p1
+"""
+# lsblk -o NAME,MODEL,SIZE,TYPE (a tree: partitions under their disk)
+LSBLK = """NAME          MODEL                       SIZE TYPE
+nvme0n1       Samsung SSD 980 PRO 1TB   931.5G disk
+└─nvme0n1p1                             931.5G part
+nvme1n1       Samsung SSD 980 PRO 1TB   931.5G disk
+└─nvme1n1p1                             931.5G part
+nvme2n1       Samsung SSD 980 PRO 1TB   931.5G disk
+└─nvme2n1p1                             931.5G part
+nvme3n1       Samsung SSD 980 PRO 1TB   931.5G disk
+└─nvme3n1p1                             931.5G part
+vda           QEMU HARDDISK              40G disk
 """
 
 
@@ -149,6 +167,7 @@ def test_mdadm_detail_gives_the_raid_level_drives_and_chunk_with_their_lines(tmp
     _, problems = import_folder(logs, out=out, answers={})
     system = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))["systems"][0]
     assert system["raid"] == {"level": "10", "drives": 4, "drive_model": "TO BE STATED", "chunk_kib": 512}
+    assert system["notes"].count("lsblk") == 0
     assert system["notes"].endswith("RAID as mdadm --detail prints it: chunk size 512K (artifacts/mdadm-detail.txt "
                                     "line 9); raid devices 4 (artifacts/mdadm-detail.txt line 6); raid level raid10 "
                                     "(artifacts/mdadm-detail.txt line 4).")
@@ -156,3 +175,24 @@ def test_mdadm_detail_gives_the_raid_level_drives_and_chunk_with_their_lines(tmp
     with pytest.raises(ImportFailed) as caught:
         import_folder(logs, out=tmp_path / "data" / "other", answers={"raid_level": "6"})
     assert str(caught.value) == "--raid-level 6 but mdadm --detail says 10 (artifacts/mdadm-detail.txt)"
+
+
+def test_lsblk_names_the_model_of_the_drives_mdadm_lists(tmp_path):
+    logs = _folder(tmp_path)
+    (logs / "mdadm-detail.txt").write_text(MDADM, encoding="utf-8")
+    (logs / "lsblk.txt").write_text(LSBLK, encoding="utf-8")
+    out = tmp_path / "data" / "my-runs"
+    import_folder(logs, out=out, answers={})
+    system = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))["systems"][0]
+    assert system["raid"]["drive_model"] == "Samsung SSD 980 PRO 1TB"
+    assert system["notes"].endswith(
+        "Drive model as lsblk prints it for the array's members: nvme0n1p1: Samsung SSD 980 PRO 1TB "
+        "(artifacts/lsblk.txt line 2); nvme1n1p1: Samsung SSD 980 PRO 1TB (artifacts/lsblk.txt line 4); "
+        "nvme2n1p1: Samsung SSD 980 PRO 1TB (artifacts/lsblk.txt line 6); nvme3n1p1: Samsung SSD 980 PRO 1TB "
+        "(artifacts/lsblk.txt line 8).")
+    (logs / "lsblk.txt").write_text(LSBLK.replace("nvme3n1       Samsung SSD 980 PRO 1TB", "nvme3n1       Samsung SSD 970 EVO 1TB "),
+                                    encoding="utf-8")
+    import_folder(logs, out=tmp_path / "data" / "mixed", answers={})
+    system = yaml.safe_load((tmp_path / "data" / "mixed" / "bundle.yaml").read_text(encoding="utf-8"))["systems"][0]
+    assert system["raid"]["drive_model"] == "TO BE STATED"
+    assert "The array's members have no single model in lsblk: " in system["notes"]
