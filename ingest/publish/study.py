@@ -4,6 +4,7 @@ the runs and rebuild traces (runs.py), the derived values and the claims ledger.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 from ..fields import metric_label
@@ -86,6 +87,8 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
     labels = {s["system"]: s["label"] for s in systems}
     usable = {s["system"]: s["usable_capacity"] for s in systems}
     runs = study_runs(db, study, labels)
+    claims = db.of(study, "SELECT * EXCLUDE (position) REPLACE (round(computed, 2) AS computed) "
+                          "FROM claims ORDER BY study, position")
     return {
         "id": study, **head,
         "sources": setup["sources"],
@@ -94,15 +97,22 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
         "transcriptions": setup["transcriptions"], "notes": setup["notes"],
         "graph_only": db.of(study, "SELECT * EXCLUDE (position) FROM graph_only ORDER BY study, position"),
         "value_count": len(cells),
+        # the summary at the top of the page: how many values of each kind, claims of each verdict
+        "value_kinds": _counts(c["value_kind"] for c in cells),
+        "verdicts": _counts(c["verdict"] for c in claims),
         "tables": _tables(db, study, cells),
         "charts": _charts(db, study, labels, placed),
         "runs": runs,
         "derived": [{**c, "system_label": labels[c["system"]]} for c in cells if c["value_kind"] == "derived"],
         "runs_charts": runs_charts(study, runs),
         "traces": traces(db, study, runs),
-        "claims": db.of(study, "SELECT * EXCLUDE (position) REPLACE (round(computed, 2) AS computed) "
-                               "FROM claims ORDER BY study, position"),
+        "claims": claims,
     }
+
+
+def _counts(items) -> list[dict]:
+    """[{name, count}] by count, most first (then by name)."""
+    return [{"name": k, "count": n} for k, n in sorted(Counter(items).items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def export_studies(db: Snapshot, *, out_dir: Path, cite) -> list[dict]:

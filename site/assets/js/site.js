@@ -7,3 +7,4 @@ if (document.querySelector("figure[data-chart], figure[data-timeseries], figure[
 if (document.getElementById("explore-table")) import("./explore.js");
 if (document.getElementById("compare-form")) import("./compare.js");
 if (document.querySelector("button[data-png]")) import("./png.js");
+if (document.querySelector(".study-toc")) import("./toc.js");
