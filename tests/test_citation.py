@@ -19,7 +19,7 @@ def test_bibtex_escapes_what_tex_reads_specially():
         "@misc{benchdb-x,\n  title = {R\\&D: 50\\% of \\{tps\\}\\_max},\n  author = {{benchdb}},\n"
         "  howpublished = {\\url{https://example.org/studies/x/}},\n"
         f"  note = {{Data SHA-256 {'ab' * 32}. Values from: A \\& B.}}\n}}\n")
-    assert json.loads(ref["csl_text"]) == [{
+    assert [ref["csl"]] == [{
         "id": "benchdb-x", "type": "dataset", "title": "R&D: 50% of {tps}_max", "publisher": "benchdb",
         "URL": "https://example.org/studies/x/", "version": f"sha256:{'ab' * 32}",
         "note": f"Data SHA-256 {'ab' * 32}. Values from: A & B."}]

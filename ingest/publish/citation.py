@@ -15,13 +15,13 @@ from pathlib import Path
 
 PUBLISHER = "benchdb"
 # BibTeX's special characters, as (La)TeX reads them inside braces
-_TEX = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "%": r"\%", "&": r"\&", "#": r"\#", "_": r"\_",
-        "$": r"\$", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_TEX = str.maketrans({"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "%": r"\%", "&": r"\&", "#": r"\#",
+                      "_": r"\_", "$": r"\$", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"})
 FOLDER = "/data/studies"  # where the files are published, from the site root
 
 
 def _tex(text: str) -> str:
-    return "".join(_TEX.get(c, c) for c in text)
+    return text.translate(_TEX)
 
 
 def files(study: str) -> dict[str, str]:
@@ -36,8 +36,7 @@ def reference(*, key: str, title: str, url: str, sha256: str, about: str) -> dic
               f"  howpublished = {{\\url{{{url}}}}},\n  note = {{{_tex(note)}}}\n}}\n")
     csl = {"id": key, "type": "dataset", "title": title, "publisher": PUBLISHER, "URL": url,
            "version": f"sha256:{sha256}", "note": note}
-    return {"key": key, "url": url, "sha256": sha256, "bibtex": bibtex, "csl": csl,
-            "csl_text": json.dumps([csl], ensure_ascii=False, indent=1) + "\n"}
+    return {"key": key, "url": url, "sha256": sha256, "bibtex": bibtex, "csl": csl}
 
 
 def sources_line(doc: dict) -> str:
@@ -49,7 +48,7 @@ def sources_line(doc: dict) -> str:
 def study_reference(doc: dict, *, site_url: str, sha256: str) -> dict:
     ref = reference(key=f"benchdb-{doc['id']}", title=doc["title"], url=f"{site_url}/studies/{doc['id']}/",
                     sha256=sha256, about=f"Values from: {sources_line(doc)}.")
-    return {**ref, **files(doc["id"])}
+    return {**ref, **files(doc["id"]), "csl_text": json.dumps([ref["csl"]], ensure_ascii=False, indent=1) + "\n"}
 
 
 def chart_reference(entry: dict, doc: dict, *, site_url: str) -> dict:
