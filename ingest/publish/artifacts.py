@@ -34,11 +34,18 @@ def _copy(source: Path, target: Path) -> tuple[str, int]:
     return digest.hexdigest(), newlines + (last != b"\n")
 
 
-def export_artifacts(con: duckdb.DuckDBPyConnection, *, static_dir: Path, data_dir: Path, bundles: Path) -> list[dict]:
-    """Copy each file artifact beside its page and write ``artifacts.json`` (with the lines to show)."""
+def artifact_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    """The artifacts to publish, as the database records them."""
+    return rows(con, """SELECT a.study, a.artifact, a.format, a.path, a.bytes, a.sha256, st.bundle_path
+                        FROM artifacts AS a JOIN studies AS st USING (study) ORDER BY a.study, a.artifact""")
+
+
+def export_artifacts(artifacts: list[dict], *, static_dir: Path, data_dir: Path, bundles: Path) -> list[dict]:
+    """Copy each file artifact beside its page and write ``artifacts.json`` (with the lines to show).
+    It reads no database (``artifacts`` come from ``artifact_rows``): the export runs it on a thread of
+    its own, beside the rest, as it mostly waits for the disk."""
     entries = []
-    for a in rows(con, """SELECT a.study, a.artifact, a.format, a.path, a.bytes, a.sha256, st.bundle_path
-                          FROM artifacts AS a JOIN studies AS st USING (study) ORDER BY a.study, a.artifact"""):
+    for a in artifacts:
         source = (bundles / a.pop("bundle_path")).parent / a["path"]
         if not source.is_file():  # a folder of snapshots: listed, its files not copied one by one
             entries.append({**a, "file": None, "lines": None})
