@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import copy_project  # noqa: E402
-from ingest.build import Layout, render_embeds, run_hugo  # noqa: E402
+from ingest.build import Layout, render_embeds, render_site  # noqa: E402
+from ingest.generation import new_generation  # noqa: E402
 from ingest.publish import export_all  # noqa: E402
 from ingest.stage import build_database_from, stage_bundles  # noqa: E402
 
@@ -62,6 +63,8 @@ def change_one(layout: Layout) -> None:
 
 
 def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
+    """The build as `benchdb build` makes it (into a generation folder of its own), phase by phase."""
+    generation = new_generation(layout.build)
     times = []
     t = time.perf_counter()
     staged, problems, counts = stage_bundles([layout.data], cache=layout.cache)
@@ -70,18 +73,16 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
         raise SystemExit(f"{len(errors)} errors, first: {errors[0]}")
     times.append((f"validate and derive ({counts.made} bundles; {counts.cached} cached)", time.perf_counter() - t))
     t = time.perf_counter()
-    build_database_from(staged, db_path=layout.database)
+    build_database_from(staged, db_path=generation.database)
     times.append(("load", time.perf_counter() - t))
     t = time.perf_counter()
-    export_all(db_path=layout.database, out_dir=layout.export, bundles=layout.data)
+    export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data)
     times.append(("export", time.perf_counter() - t))
     t = time.perf_counter()
-    drawn = render_embeds(layout, export_dir=layout.export, quiet=True)
+    drawn = render_embeds(layout, export_dir=generation.export, quiet=True)
     times.append((f"embeds ({drawn.made} drawn; {drawn.cached} cached)", time.perf_counter() - t))
     t = time.perf_counter()
-    done = run_hugo(layout, "--destination", str(layout.public))
-    if done.returncode != 0:
-        raise SystemExit(done.stderr[-2000:])
+    render_site(layout, generation)
     times.append(("hugo", time.perf_counter() - t))
     return times
 

@@ -19,7 +19,8 @@ from typing import Iterator
 import duckdb
 
 from . import children
-from .generation import Generation, fixed_links, hugo_config, new_generation, remove_stale, switch_to
+from .generation import (Generation, fixed_links, hugo_config, link_static, new_generation, remove_stale,
+                         switch_to)
 from .publish import export_all
 from .publish.artifacts import ArtifactChanged
 from .embed_render import render_embeds
@@ -170,16 +171,23 @@ def build_site(layout: Layout) -> Path:
         return _build_site(layout)
 
 
+def render_site(layout: Layout, generation: Generation) -> None:
+    """Hugo renders the generation's pages from its export; the export's static files (downloads,
+    artifacts, embeds) are then linked in beside them."""
+    done = run_hugo(layout, "--config", f"{layout.site / 'hugo.toml'},{hugo_config(layout.site, generation)}",
+                    "--destination", str(generation.public), "--panicOnWarning")
+    if done.returncode != 0:
+        out = "\n".join(line for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line or "WARN" in line)
+        raise BuildError(f"hugo failed:\n{out or done.stderr.strip()}")
+    link_static(generation)
+
+
 def _build_site(layout: Layout) -> Path:
     generation = new_generation(layout.build)
     published = False
     try:
         prepare(layout, generation)
-        done = run_hugo(layout, "--config", f"{layout.site / 'hugo.toml'},{hugo_config(layout.site, generation)}",
-                        "--destination", str(generation.public), "--panicOnWarning")
-        if done.returncode != 0:
-            out = "\n".join(line for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line or "WARN" in line)
-            raise BuildError(f"hugo failed:\n{out or done.stderr.strip()}")
+        render_site(layout, generation)
         switch_to(generation)
         published = True
         fixed_links(layout.root)
