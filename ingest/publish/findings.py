@@ -1,0 +1,47 @@
+"""The home page's findings: for each facet page, what its first comparison shows, in numbers taken
+from that page's own ratios (facets.py), never typed; and the claims ledger in one line.
+
+A finding names, for each system compared, the lowest and highest of its ratios over the loads
+measured, the reference, the metric and its state, the kinds of the values, and how many of the
+ratios are not ranked because the runs' spreads overlap. It says no more than that: no "faster",
+no "better" (for latency a higher ratio is worse, and the page says so).
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+
+def _finding(slug: str, page: dict) -> dict | None:
+    for study in page["studies"]:
+        for group in study["groups"]:
+            systems = []
+            for row in group["rows"]:
+                if row["system"] == group["reference"]:
+                    continue
+                cells = [c for c in row["cells"] if c.get("ratio") is not None]
+                if not cells:
+                    continue
+                ratios = [c["ratio"] for c in cells]
+                systems.append({"label": row["label"], "low": min(ratios), "high": max(ratios), "loads": len(cells),
+                                "not_ranked": sum(1 for c in cells if c.get("overlap")),
+                                "kinds": sorted({c["value_kind"] for c in cells})})
+            if systems:
+                reference = next((r["label"] for r in group["rows"] if r["system"] == group["reference"]), None)
+                return {"facet": slug, "title": page["title"], "study": study["study"], "study_title": study["title"],
+                        "path": study["path"], "metric": group["metric_label"], "unit": group["unit"],
+                        "state": group["state"], "reference": reference, "systems": systems}
+    return None
+
+
+def findings(facets: dict) -> list[dict]:
+    """One finding a facet page that has a comparison, in the pages' order."""
+    return [f for f in (_finding(slug, page) for slug, page in facets.items()) if f]
+
+
+def ledger(con: duckdb.DuckDBPyConnection) -> dict:
+    """Every claim checked, by verdict (most first)."""
+    verdicts = con.execute("SELECT verdict, count(*) AS n FROM claims GROUP BY verdict ORDER BY n DESC, verdict").fetchall()
+    return {"claims": sum(n for _, n in verdicts), "studies": con.execute(
+        "SELECT count(DISTINCT study) FROM claims").fetchone()[0],
+            "verdicts": [{"name": v, "count": n} for v, n in verdicts]}
