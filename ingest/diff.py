@@ -49,7 +49,11 @@ def _database_of_ref(ref: str, *, repo: Path, work: Path, name: str) -> Path:
     archive_file = work / f"{name}.tar"
     archive_file.write_bytes(archive.stdout)
     with tarfile.open(archive_file) as tar:
-        tar.extractall(folder, filter="data")  # no links out, no absolute paths
+        members = tar.getmembers()
+        for member in members:  # plain files and folders of data/ only (Python 3.11.2 has no extraction filter)
+            if not (member.isfile() or member.isdir()) or member.name.startswith("/") or ".." in Path(member.name).parts:
+                raise BuildError(f"{ref}: {member.name} is not a plain file or folder of data/ (links are not followed)")
+        tar.extractall(folder, members=members)
     return _database_of_folder(folder / "data", work=work, name=name)
 
 
