@@ -41,5 +41,15 @@ def test_overlapping_spreads_are_said(built_site):
 def test_each_finding_links_its_facet_page(built_site):
     page = (built_site.public / "index.html").read_text(encoding="utf-8")
     section = page[page.index('<section class="findings"'):page.index("</section>", page.index('class="findings"'))]
-    assert re.findall(r'<li><a href="([^"]+)">', section) == [
+    assert re.findall(r'<a href="([^"]+)">[^<]+</a>: in <em>', section) == [
         "/storage-product/", "/raid-level/", "/protocol/", "/doublewrite/", "/compression/", "/array-state/"]
+
+
+def test_each_finding_with_a_chart_shows_its_build_time_svg(built_site):
+    """The finding's comparison drawn small: the facet chart's standalone SVG (no script needed)."""
+    page = (built_site.public / "index.html").read_text(encoding="utf-8")
+    images = re.findall(r'<a class="finding-chart" href="([^"]+)"[^>]*><img src="([^"]+)"', page)
+    assert [href for href, _ in images] == ["/storage-product/", "/raid-level/", "/doublewrite/", "/compression/",
+                                            "/array-state/"]  # the protocol finding is a table, not a chart
+    assert images[-1][1] == "/embed/facet-array-state--graid-supremeraid-mysql-2023--tps-rebuilding-by-threads.svg"
+    assert all((built_site.public / svg.lstrip("/")).is_file() for _, svg in images)

@@ -30,7 +30,8 @@ def _finding(slug: str, page: dict) -> dict | None:
                 reference = next((r["label"] for r in group["rows"] if r["system"] == group["reference"]), None)
                 return {"facet": slug, "title": page["title"], "study": study["study"], "study_title": study["title"],
                         "path": study["path"], "metric": group["metric_label"], "unit": group["unit"],
-                        "state": group["state"], "reference": reference, "systems": systems}
+                        "state": group["state"], "reference": reference, "systems": systems,
+                        "chart": (group["chart"] or {}).get("embed_prefix")}
     return None
 
 
