@@ -47,7 +47,7 @@ class Layout:
 
     @property
     def cache(self) -> Path:
-        """What a build can reuse from the last (drawn embeds, the embeds' font); never published."""
+        """What a build can reuse from the last (bundles' rows and problems, drawn embeds); never published."""
         return self.build / "cache"
 
     @property

@@ -16,9 +16,7 @@ import json
 import subprocess
 import tarfile
 import tempfile
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import duckdb
 
@@ -129,8 +127,8 @@ def _facet_pages(con, studies: list[str]) -> dict[str, list[str]]:
 def diff_databases(base: Path, head: Path) -> dict:
     con = duckdb.connect()
     try:
-        con.execute(f"ATTACH '{base}' AS base (READ_ONLY)")
-        con.execute(f"ATTACH '{head}' AS head (READ_ONLY)")
+        for name, path in (("base", base), ("head", head)):  # a quote in a path is doubled, as SQL reads it
+            con.execute(f"ATTACH '{str(path).replace(chr(39), chr(39) * 2)}' AS {name} (READ_ONLY)")
         studies = _keyed(con, "studies", ("study",), exclude=("bundle_path", "setup"))
         values = _values(con)
         systems = _keyed(con, "systems", ("study", "system"), exclude=("position",))
@@ -143,14 +141,9 @@ def diff_databases(base: Path, head: Path) -> dict:
         con.close()
 
 
-@contextmanager
-def _work() -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="benchdb-diff-") as tmp:
-        yield Path(tmp)
-
-
 def diff(base: str, head: str, *, repo: Path) -> dict:
-    with _work() as work:
+    with tempfile.TemporaryDirectory(prefix="benchdb-diff-") as tmp:
+        work = Path(tmp)
         report = diff_databases(database_of(base, repo=repo, work=work, name="base"),
                                 database_of(head, repo=repo, work=work, name="head"))
     return {"base": base, "head": head, **report}
