@@ -60,14 +60,35 @@ def test_a_url_restores_the_view_and_back_forward_work(page, site_url):
     assert page.locator('fieldset[data-param="protocol"] input[value="local"]').is_checked()
 
 
-def test_chart_only_for_one_study_and_one_metric(page, site_url):
-    _goto(page, site_url + "/explore/?metric=tps")
-    figure = page.locator("#explore-chart")
-    assert figure.get_attribute("data-drawn") == "none"
-    assert "never drawn on one axis" in figure.inner_text()
+def test_one_study_and_metric_is_one_chart_several_are_small_multiples(page, site_url):
     _goto(page, f"{site_url}/explore/?study={GRAID}&metric=tps&state=optimal")
+    figure = page.locator("#explore-chart")
     assert figure.get_attribute("data-drawn") == "24"
+    assert figure.get_attribute("data-multiples") is None
     assert page.locator('#explore-chart g[aria-label="dot"] circle').count() == 24  # 20 per-user + 4 summary
+    # TPS in three studies: three charts, each on its own axis, in the list's order
+    _goto(page, site_url + "/explore/?metric=tps")
+    assert figure.get_attribute("data-multiples") == "3"
+    titles = page.locator("#explore-chart .explore-multiple > h3").all_inner_texts()
+    assert [t.split(" in ")[1][:22] for t in titles] == [
+        "SupremeRAID SR-1010 vs", "Measured: sysbench olt", "Seagate Nytro accelera"]
+    assert all(t.startswith("tps (tx/s) in ") for t in titles)
+    # Graid: 24 points in each state; measured: 4 variants x 3 thread counts, drawn as means; Seagate: 2 cards
+    words = page.locator("#explore-chart .multiple-words").all_inner_texts()
+    assert [w.split(";")[0] for w in words] == ["48 points", "12 points", "2 points"]
+    assert words[2] == ("2 points; lowest: Competitor's PCIe flash card, 412.33; "
+                        "highest: Seagate Nytro accelerator card, 1328.06.")
+    assert figure.get_attribute("data-drawn") == "62"
+    caption = page.locator("#explore-chart figcaption").inner_text()
+    assert caption.startswith("3 charts, one per study and metric: values of different studies or units are never "
+                              "drawn on one axis, and each chart has its own scale.")
+    # the charts in words for screen readers (the canvas is aria-hidden)
+    assert page.locator("#explore-chart figcaption li").count() == 3
+    # everything: more study-metric pairs than are drawn, and the caption says how many are left
+    _goto(page, site_url + "/explore/")
+    assert figure.get_attribute("data-multiples") == "9"
+    assert "11 charts, one per study and metric" in figure.inner_text()
+    assert "the first 9 shown, 2 more: pick filters to narrow" in figure.inner_text()
 
 
 def test_columns_sort(page, site_url):

@@ -2,11 +2,8 @@
 // pages of the studies a view can match (fetched on demand, explore-load.js); the filter state lives in the URL
 // as short parameters (?raid_level=6,10&state=rebuilding), and back/forward restore it. On the
 // embed page (form[data-embed]) the view comes from the URL alone.
-import {axisX, dot, plot, ruleX, ruleY, text} from "@observablehq/plot";
-import {max, min} from "d3-array";
 import {csvFormat} from "d3-dsv";
-import {lines, seriesOf} from "./lines.js";
-import {BASE_STYLE, PALETTE} from "./palette.js";
+import {LEGEND_MAX, describe, drawChart} from "./explore-chart.js";
 import {load, studiesFor, studiesOf} from "./explore-load.js";
 import {latestOnly} from "./latest.js";
 import {citeView} from "./view-cite.js";
@@ -28,8 +25,6 @@ const studies = studiesOf(list.querySelector("table"), params);
 const total = studies.reduce((sum, s) => sum + s.count, 0);
 list.hidden = true;
 let records = [];
-// The text of a point: the mean's as the exporter wrote it, or the value as recorded.
-const textOf = (p) => p.meanText ?? p.row.querySelector("data").getAttribute("value");
 
 function selected() {
   const state = {};
@@ -136,24 +131,6 @@ more.addEventListener("click", () => {
   apply(current, {gradual: false});
 });
 
-// One point per coordinate: repeated runs are drawn once, as their mean with a min-max rule.
-function points(matching) {
-  const seen = new Set();
-  const out = [];
-  for (const r of matching) {
-    if (r.group !== null) {
-      if (seen.has(r.group)) continue;
-      seen.add(r.group);
-    }
-    out.push(r.point);
-  }
-  return out;
-}
-
-// More series than this: no legend (it would be a wall of swatches, and costs ~10 ms to lay
-// out); each line and dot names its system on hover, and the table lists every value.
-const LEGEND_MAX = 12;
-
 // The active filters other than study and metric (the caption names those), as the form labels them.
 const legends = Object.fromEntries([...form.querySelectorAll("fieldset[data-param]")]
   .map((f) => [f.dataset.param, f.querySelector("legend").textContent.trim()]));
@@ -164,168 +141,88 @@ function filtersText(state) {
   return parts.length ? `; filters: ${parts.join(", ")}` : "";
 }
 
-// Thread-count ticks at least MIN_GAP px apart on the log scale (labels of a dozen close thread
-// counts would overlap).
-const MIN_GAP = 36;
-function threadTicks(threads, span) {
-  const [l0, l1] = [Math.log2(threads[0]), Math.log2(threads.at(-1))];
-  const ticks = [];
-  let last = -Infinity;
-  for (const t of threads) {
-    const px = l1 === l0 ? 0 : ((Math.log2(t) - l0) / (l1 - l0)) * span;
-    if (px - last >= MIN_GAP) {
-      ticks.push(t);
-      last = px;
-    }
-  }
-  return ticks;
-}
-
-// A label in lines of at most `chars` characters (a word longer than that is cut), so that the
-// height of its row is known and no label runs into the next or off the chart.
-function wrap(text, chars) {
-  const lines = [];
-  let line = "";
-  for (let word of text.split(/\s+/)) {
-    while (word.length > chars) {
-      if (line) lines.push(line), (line = "");
-      lines.push(word.slice(0, chars));
-      word = word.slice(chars);
-    }
-    if (line && line.length + 1 + word.length > chars) lines.push(line), (line = "");
-    line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-// Values without a thread count (a summary table, a single printed figure): one row each, in a
-// panel per table, with its name on the left (wrapped, never overlapping) on the lines' value axis.
-const LINE = 15;
-function panel(points, {width, yDomain, metric, color, mixed}) {
-  const systems = new Set(points.map((p) => p.label));
-  const labelOf = points.length > systems.size
-    ? (systems.size === 1 ? (p) => p.column : (p) => `${p.label}: ${p.column}`)
-    : (p) => p.label;
-  const marginLeft = Math.round(Math.min(width * 0.45, 280));
-  const chars = Math.max(8, Math.floor((marginLeft - 12) / 7.5));  // about 7 px a character at 13 px
-  // Each row as tall as its label (a band scale would give every row the height of the tallest).
-  let y = 0;
-  const rows = points.map((p) => {
-    const lines = wrap(labelOf(p), chars);
-    const row = {...p, text: lines.join("\n"), offset: y + (lines.length * LINE + 12) / 2};
-    y += lines.length * LINE + 12;
-    return row;
-  });
-  const height = 50 + y;
-  const ranged = rows.filter((r) => r.runs > 1);
-  const marks = [ruleX([0]), axisX({label: metric, labelAnchor: "right"}),
-    text(rows, {y: "offset", text: "text", frameAnchor: "left", textAnchor: "end", lineAnchor: "middle", dx: -8,
-      lineHeight: LINE / 13})];
-  if (ranged.length) {
-    marks.push(ruleY(ranged, {y: "offset", x1: "low", x2: "high", stroke: "label", strokeWidth: 3, strokeOpacity: 0.45}));
-  }
-  marks.push(dot(rows, {y: "offset", x: "value", fill: "label", r: 4, title: (p) => `${p.name}: ${textOf(p)}`}));
-  const div = document.createElement("div");
-  div.className = "explore-panel";
-  const title = document.createElement("p");
-  title.className = "panel-title";
-  title.textContent = `${mixed ? "Without a thread count, from" : "From"} “${points[0].tableTitle}”`;
-  div.append(title, plot({
-    width, height, marginLeft, marginRight: 24, marginTop: 10, marginBottom: 40, style: BASE_STYLE,
-    x: {grid: true, domain: yDomain, label: metric}, y: {axis: null, domain: [0, y], range: [10, height - 40]},
-    color, marks,
-  }));
-  return div;
-}
+// Values of several studies or metrics: one small chart per study and metric (in the list's order),
+// each on its own axis, never one axis across studies or units; at most MULTIPLES of them.
+const MULTIPLES = 9;
+const GAP = 16;
 
 function chart(matching, state) {
-  const studies = new Set(matching.map((r) => r.study));
-  const metrics = new Set(matching.map((r) => r.metric));
   const caption = figure.querySelector("figcaption");
   figure.hidden = false;
-  if (matching.length === 0 || studies.size !== 1 || metrics.size !== 1) {
+  delete figure.dataset.multiples;
+  if (matching.length === 0) {
     canvas.replaceChildren();
-    caption.textContent = matching.length
-      ? "Select one study and one metric to draw a chart: values of different studies or units are never drawn on one axis."
-      : "No values match these filters.";
+    caption.textContent = "No values match these filters.";
     figure.dataset.drawn = "none";
     return;
   }
-  const metric = [...metrics][0];
-  const drawn = points(matching);
-  const threaded = [];
-  const single = [];
-  for (const p of drawn) (p.threads === null ? single : threaded).push(p);
-  const spread = drawn.filter((p) => p.runs > 1);
-  const low = min([0, min(drawn, (p) => p.value), min(spread, (p) => p.low)]);
-  const high = max([0, max(drawn, (p) => p.value), max(spread, (p) => p.high)]);
-  const yDomain = [low, high];
-  const parts = [];
-  let series = [];
-  if (threaded.length) {
-    series = seriesOf(threaded, {x: "threads", y: "value", z: "line", stroke: "name", title: "name"});
-    // One system in one state from two tables by thread count: the table's title tells them apart.
-    const count = new Map();
-    for (const s of series) count.set(s.title, (count.get(s.title) ?? 0) + 1);
-    if (series.some((s) => count.get(s.title) > 1)) {
-      const labels = new Map();
-      for (const s of series) {
-        if (count.get(s.title) > 1) s.title = s.stroke = `${s.title}, ${s.first.tableTitle}`;
-        labels.set(s.first.line, s.title);
-      }
-      for (const p of threaded) p.label = labels.get(p.line) ?? p.name;
-    } else {
-      for (const p of threaded) p.label = p.name;  // a label a previous view gave it
-    }
+  const groups = new Map();  // study|metric -> records, in the records' order
+  for (const r of matching) {
+    const key = `${r.study}\u0000${r.metric}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(r);
   }
-  // A system keeps its colour on every page (its position in its bundle); a state other than optimal
-  // is dashed, so one system's lines in two states share a colour and differ in stroke.
-  for (const s of series) s.dash = s.first.state && s.first.state !== "optimal" ? "5,3" : null;
-  const systemOf = new Map([...series.map((s) => [s.title, s.first.system]), ...single.map((p) => [p.label, p.system])]);
-  const names = [...systemOf.keys()];
-  const positions = COLOURS[[...studies][0]] ?? {};
-  const color = {domain: names, range: names.map((n, i) => PALETTE[(positions[systemOf.get(n)] ?? i) % PALETTE.length])};
-  if (threaded.length) {
-    const threads = [...new Set(threaded.map((p) => p.threads))].sort((a, b) => a - b);
-    const x = {type: "log", base: 2, label: "Threads", ticks: threadTicks(threads, width - 84), tickFormat: String,
-      domain: [threads[0], threads.at(-1)]};
-    const ranged = threaded.filter((p) => p.runs > 1);
-    const marks = [ruleY([0])];
-    if (ranged.length) {
-      marks.push(ruleX(ranged, {x: "threads", y1: "low", y2: "high", stroke: "label", strokeWidth: 3, strokeOpacity: 0.45}));
-    }
-    // Above 1,000 points, thin lines alone (the table below the chart holds every value): one dot
-    // and tooltip per point would cost more than the 50 ms redraw budget, and so would lines of
-    // Plot's default width (1.5 px lines take three times as long to rasterise in software as 1 px).
-    const dense = threaded.length > 1000;
-    marks.push(lines(series, {strokeWidth: dense ? 1 : 1.5}));
-    if (!dense) {
-      marks.push(dot(threaded, {x: "threads", y: "value", fill: "label", r: 4, title: (p) => `${p.label}: ${textOf(p)}`}));
-    }
-    parts.push(plot({
-      width, height: 340, marginLeft: 64, marginRight: 20, marginBottom: 40, style: BASE_STYLE, x,
-      y: {grid: true, label: metric, domain: yDomain},
-      color: {...color, legend: names.length <= LEGEND_MAX}, marks,
-    }));
-  }
-  if (single.length) {
-    const tables = [...new Set(single.map((p) => p.table))];
-    for (const t of tables) {
-      parts.push(panel(single.filter((p) => p.table === t), {width, yDomain, metric, color, mixed: threaded.length > 0}));
-    }
-  }
-  canvas.replaceChildren(...parts);
+  if (groups.size === 1) single(matching, state, caption);
+  else multiples([...groups.values()], state, caption);
+}
+
+const studyTitle = (records) => records[0].row.cells[0].querySelector("a").title;
+
+function single(matching, state, caption) {
+  const drawn = drawChart(matching, {width, positions: COLOURS[matching[0].study]});
+  const {threaded, single, series, spread, names} = drawn;
+  canvas.replaceChildren(...drawn.parts);
   const singleTables = new Set(single.map((p) => p.tableTitle));
-  caption.textContent = `${metric} in ${matching[0].row.cells[0].querySelector("a").title}${filtersText(state)}` +
+  caption.textContent = `${matching[0].metric} in ${studyTitle(matching)}${filtersText(state)}` +
     (threaded.length ? `; one line per system, state and table, by thread count` : "; one panel per table") +
     (series.some((s) => s.dash) ? "; dashed: not in optimal state" : "") +
     (threaded.length && single.length
       ? `; ${single.length} value${single.length > 1 ? "s" : ""} without a thread count (${[...singleTables].map((t) => `“${t}”`).join(", ")}) drawn apart below, not joined to the lines`
       : "") +
     (spread.length ? "; repeated runs drawn as their mean, with a bar from the lowest to the highest" : "") +
-    (names.length > LEGEND_MAX ? `; ${names.length} series: hover a line for its name` : "");
-  figure.dataset.drawn = `${drawn.length}`;
+    (names.length > LEGEND_MAX ? `; ${names.length} series: hover a line for its name` : "") +
+    `. ${describe(drawn)}`;
+  figure.dataset.drawn = `${drawn.drawn.length}`;
+}
+
+function multiples(groups, state, caption) {
+  const columns = width >= 960 ? 3 : width >= 620 ? 2 : 1;
+  const panelWidth = Math.floor((width - GAP * (columns - 1)) / columns);
+  const shown = groups.slice(0, MULTIPLES);
+  let points = 0;
+  const cells = shown.map((records) => {
+    const drawn = drawChart(records, {width: panelWidth, positions: COLOURS[records[0].study], small: true});
+    points += drawn.drawn.length;
+    const cell = document.createElement("section");
+    cell.className = "explore-multiple";
+    const title = document.createElement("h3");
+    title.textContent = `${records[0].metric} in ${studyTitle(records)}`;
+    const words = document.createElement("p");
+    words.className = "multiple-words";
+    words.textContent = describe(drawn);
+    cell.append(title, ...drawn.parts, words);
+    return cell;
+  });
+  const grid = document.createElement("div");
+  grid.className = "explore-multiples";
+  grid.style.setProperty("--columns", columns);
+  grid.append(...cells);
+  canvas.replaceChildren(grid);
+  const left = groups.length - shown.length;
+  const words = document.createElement("ul");  // each chart in words, for screen readers
+  words.className = "sr-only";
+  for (const cell of cells) {
+    const item = document.createElement("li");
+    item.textContent = `${cell.firstChild.textContent}: ${cell.lastChild.textContent}`;
+    words.append(item);
+  }
+  caption.textContent = `${groups.length} charts, one per study and metric${filtersText(state)}: values of different ` +
+    `studies or units are never drawn on one axis, and each chart has its own scale` +
+    (left ? `; the first ${shown.length} shown, ${left} more: pick filters to narrow` : "") +
+    `. Pick one study and one metric for a larger chart with a legend.`;
+  caption.append(words);
+  figure.dataset.drawn = `${points}`;
+  figure.dataset.multiples = `${shown.length}`;
 }
 
 // The CSV of the view: the filter fields (the registry's, as the form lists them) and the value as

@@ -1,0 +1,182 @@
+// The chart of one study and one metric in Explore: values by thread count as lines (one per system,
+// state and table), values without a thread count as rows of dots in a panel per table. Explore
+// draws it once, large, when a view holds one study and one metric, and as small multiples (one
+// per study and metric, each with its own axis) when it holds several.
+import {axisX, dot, plot, ruleX, ruleY, text} from "@observablehq/plot";
+import {greatest, least, max, min} from "d3-array";
+import {lines, seriesOf} from "./lines.js";
+import {BASE_STYLE, PALETTE} from "./palette.js";
+
+// The text of a point: the mean's as the exporter wrote it, or the value as recorded.
+export const textOf = (p) => p.meanText ?? p.row.querySelector("data").getAttribute("value");
+
+// One point per coordinate: repeated runs are drawn once, as their mean with a min-max rule.
+function points(matching) {
+  const seen = new Set();
+  const out = [];
+  for (const r of matching) {
+    if (r.group !== null) {
+      if (seen.has(r.group)) continue;
+      seen.add(r.group);
+    }
+    out.push(r.point);
+  }
+  return out;
+}
+
+// More series than this: no legend (it would be a wall of swatches, and costs ~10 ms to lay
+// out); each line and dot names its system on hover, and the table lists every value.
+export const LEGEND_MAX = 12;
+
+// Thread-count ticks at least MIN_GAP px apart on the log scale (labels of a dozen close thread
+// counts would overlap).
+const MIN_GAP = 36;
+function threadTicks(threads, span) {
+  const [l0, l1] = [Math.log2(threads[0]), Math.log2(threads.at(-1))];
+  const ticks = [];
+  let last = -Infinity;
+  for (const t of threads) {
+    const px = l1 === l0 ? 0 : ((Math.log2(t) - l0) / (l1 - l0)) * span;
+    if (px - last >= MIN_GAP) {
+      ticks.push(t);
+      last = px;
+    }
+  }
+  return ticks;
+}
+
+// A label in lines of at most `chars` characters (a word longer than that is cut), so that the
+// height of its row is known and no label runs into the next or off the chart.
+function wrap(text, chars) {
+  const lines = [];
+  let line = "";
+  for (let word of text.split(/\s+/)) {
+    while (word.length > chars) {
+      if (line) lines.push(line), (line = "");
+      lines.push(word.slice(0, chars));
+      word = word.slice(chars);
+    }
+    if (line && line.length + 1 + word.length > chars) lines.push(line), (line = "");
+    line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+// Values without a thread count (a summary table, a single printed figure): one row each, in a
+// panel per table, with its name on the left (wrapped, never overlapping) on the lines' value axis.
+const LINE = 15;
+function panel(points, {width, yDomain, metric, color, mixed}) {
+  const systems = new Set(points.map((p) => p.label));
+  const labelOf = points.length > systems.size
+    ? (systems.size === 1 ? (p) => p.column : (p) => `${p.label}: ${p.column}`)
+    : (p) => p.label;
+  const marginLeft = Math.round(Math.min(width * 0.45, 280));
+  const chars = Math.max(8, Math.floor((marginLeft - 12) / 7.5));  // about 7 px a character at 13 px
+  // Each row as tall as its label (a band scale would give every row the height of the tallest).
+  let y = 0;
+  const rows = points.map((p) => {
+    const lines = wrap(labelOf(p), chars);
+    const row = {...p, text: lines.join("\n"), offset: y + (lines.length * LINE + 12) / 2};
+    y += lines.length * LINE + 12;
+    return row;
+  });
+  const height = 50 + y;
+  const ranged = rows.filter((r) => r.runs > 1);
+  const marks = [ruleX([0]), axisX({label: metric, labelAnchor: "right"}),
+    text(rows, {y: "offset", text: "text", frameAnchor: "left", textAnchor: "end", lineAnchor: "middle", dx: -8,
+      lineHeight: LINE / 13})];
+  if (ranged.length) {
+    marks.push(ruleY(ranged, {y: "offset", x1: "low", x2: "high", stroke: "label", strokeWidth: 3, strokeOpacity: 0.45}));
+  }
+  marks.push(dot(rows, {y: "offset", x: "value", fill: "label", r: 4, title: (p) => `${p.name}: ${textOf(p)}`}));
+  const div = document.createElement("div");
+  div.className = "explore-panel";
+  const title = document.createElement("p");
+  title.className = "panel-title";
+  title.textContent = `${mixed ? "Without a thread count, from" : "From"} “${points[0].tableTitle}”`;
+  div.append(title, plot({
+    width, height, marginLeft, marginRight: 24, marginTop: 10, marginBottom: 40, style: BASE_STYLE,
+    x: {grid: true, domain: yDomain, label: metric}, y: {axis: null, domain: [0, y], range: [10, height - 40]},
+    color, marks,
+  }));
+  return div;
+}
+
+// The chart of `matching` (the records of one study and one metric) `width` px wide: its parts
+// (SVGs and panels), and what a caption needs to describe it. `positions` gives each system its
+// colour (its place in its bundle). Small (a multiple): shorter, and no legend (hover names a line).
+export function drawChart(matching, {width, positions = {}, small = false}) {
+  const metric = matching[0].metric;
+  const drawn = points(matching);
+  const threaded = [];
+  const single = [];
+  for (const p of drawn) (p.threads === null ? single : threaded).push(p);
+  const spread = drawn.filter((p) => p.runs > 1);
+  const low = min([0, min(drawn, (p) => p.value), min(spread, (p) => p.low)]);
+  const high = max([0, max(drawn, (p) => p.value), max(spread, (p) => p.high)]);
+  const yDomain = [low, high];
+  const parts = [];
+  let series = [];
+  if (threaded.length) {
+    series = seriesOf(threaded, {x: "threads", y: "value", z: "line", stroke: "name", title: "name"});
+    // One system in one state from two tables by thread count: the table's title tells them apart.
+    const count = new Map();
+    for (const s of series) count.set(s.title, (count.get(s.title) ?? 0) + 1);
+    if (series.some((s) => count.get(s.title) > 1)) {
+      const labels = new Map();
+      for (const s of series) {
+        if (count.get(s.title) > 1) s.title = s.stroke = `${s.title}, ${s.first.tableTitle}`;
+        labels.set(s.first.line, s.title);
+      }
+      for (const p of threaded) p.label = labels.get(p.line) ?? p.name;
+    } else {
+      for (const p of threaded) p.label = p.name;  // a label a previous view gave it
+    }
+  }
+  // A system keeps its colour on every page (its position in its bundle); a state other than optimal
+  // is dashed, so one system's lines in two states share a colour and differ in stroke.
+  for (const s of series) s.dash = s.first.state && s.first.state !== "optimal" ? "5,3" : null;
+  const systemOf = new Map([...series.map((s) => [s.title, s.first.system]), ...single.map((p) => [p.label, p.system])]);
+  const names = [...systemOf.keys()];
+  const color = {domain: names, range: names.map((n, i) => PALETTE[(positions[systemOf.get(n)] ?? i) % PALETTE.length])};
+  if (threaded.length) {
+    const threads = [...new Set(threaded.map((p) => p.threads))].sort((a, b) => a - b);
+    const x = {type: "log", base: 2, label: "Threads", ticks: threadTicks(threads, width - 84), tickFormat: String,
+      domain: [threads[0], threads.at(-1)]};
+    const ranged = threaded.filter((p) => p.runs > 1);
+    const marks = [ruleY([0])];
+    if (ranged.length) {
+      marks.push(ruleX(ranged, {x: "threads", y1: "low", y2: "high", stroke: "label", strokeWidth: 3, strokeOpacity: 0.45}));
+    }
+    // Above 1,000 points, thin lines alone (the table below the chart holds every value): one dot
+    // and tooltip per point would cost more than the 50 ms redraw budget, and so would lines of
+    // Plot's default width (1.5 px lines take three times as long to rasterise in software as 1 px).
+    const dense = threaded.length > 1000;
+    marks.push(lines(series, {strokeWidth: dense ? 1 : 1.5}));
+    if (!dense) {
+      marks.push(dot(threaded, {x: "threads", y: "value", fill: "label", r: small ? 3 : 4,
+        title: (p) => `${p.label}: ${textOf(p)}`}));
+    }
+    parts.push(plot({
+      width, height: small ? 220 : 340, marginLeft: 64, marginRight: 20, marginBottom: 40, style: BASE_STYLE, x,
+      y: {grid: true, label: metric, domain: yDomain},
+      color: {...color, legend: !small && names.length <= LEGEND_MAX}, marks,
+    }));
+  }
+  if (single.length) {
+    const tables = [...new Set(single.map((p) => p.table))];
+    for (const t of tables) {
+      parts.push(panel(single.filter((p) => p.table === t), {width, yDomain, metric, color, mixed: threaded.length > 0}));
+    }
+  }
+  return {parts, drawn, threaded, single, series, spread, names};
+}
+
+// The chart's numbers in words (its text alternative, beside the table that lists every value): how
+// many points, and the lowest and highest with their series, thread count and value as recorded.
+export function describe({drawn}) {
+  const at = (p) => `${p.label}${p.threads === null ? "" : ` at ${p.threads} thread${p.threads === 1 ? "" : "s"}`}, ${textOf(p)}`;
+  if (drawn.length === 1) return `One point: ${at(drawn[0])}.`;
+  return `${drawn.length} points; lowest: ${at(least(drawn, (p) => p.value))}; highest: ${at(greatest(drawn, (p) => p.value))}.`;
+}
