@@ -22,6 +22,10 @@ def test_each_artifact_is_published_as_loaded(built_site):
 def test_a_measured_value_opens_to_its_log_line(page, site_url):
     """From the keyboard: Enter opens the value's provenance; its link shows the log at that line."""
     page.goto(f"{site_url}/studies/{MEASURED}/")
+    fold = page.locator("details.fold:has(table.runs) > summary")  # 36 runs: folded
+    assert fold.inner_text() == "Runs: 36 rows (show)"
+    fold.focus()
+    page.keyboard.press("Enter")
     summary = page.locator(f'tr[data-run="{RUN}"] details.value-prov summary').first
     summary.focus()
     page.keyboard.press("Enter")

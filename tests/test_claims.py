@@ -184,6 +184,11 @@ def test_claims_csv(built_site):
 
 def test_ledger_on_the_study_page(page, site_url):
     page.goto(site_url + "/studies/graid-supremeraid-mysql-2023/")
+    # 49 claims, more than a fold's 12 rows (site/hugo.toml fold_rows): folded, the count in its summary
+    fold = page.locator("#claims details.fold")
+    assert fold.locator("summary").inner_text() == "Claims: 49 rows (show)"
+    assert not fold.locator("table.claims").is_visible()
+    fold.locator("summary").click()
     rows = page.locator("table.claims tbody tr")
     assert rows.count() == len(EXPECTED)
     assert page.locator('#claim-rebuilding-up-to-945 .verdict').inner_text() == "misstated"

@@ -46,8 +46,9 @@ def test_damaged_claim_text_is_quoted_as_printed_with_its_reading(graid, db, pag
                              "during optimal (non-degraded) states")
     assert db.execute("SELECT reading, language FROM claims WHERE study = ? AND claim = ?",
                       [STUDY, claim.id]).fetchone() == (claim.reading, "en")
-    page.goto(f"{site_url}/studies/{STUDY}/")
+    page.goto(f"{site_url}/studies/{STUDY}/#claim-exec-more-tps-optimal")  # a link to a row opens its fold
     row = page.locator("#claim-exec-more-tps-optimal")
+    assert row.is_visible()
     assert "(hon-degraded)" in row.locator(".claim-text").inner_text()
     assert row.locator(".claim-reading").inner_text() == f"Read as: “{claim.reading}”"
     assert page.errors == []
@@ -212,8 +213,9 @@ def test_flat_9x_is_contradicted_at_64_users(graid):
 
 
 def test_chinese_claim_on_the_page(page, site_url):
-    page.goto(f"{site_url}/studies/{STUDY}/")
+    page.goto(f"{site_url}/studies/{STUDY}/#claim-zh-9x-all-test-cases")
     row = page.locator("#claim-zh-9x-all-test-cases")
+    assert row.is_visible()
     assert row.locator(".claim-text").get_attribute("lang") == "zh"
     assert row.locator(".claim-text").inner_text().endswith("比为RAID 10配置的MD RAID高9倍")
     assert row.locator(".claim-reading").inner_text().startswith("Read as: “in all test cases, SupremeRAID")

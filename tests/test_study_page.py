@@ -15,8 +15,16 @@ def _text(html: str) -> str:
 def test_the_summary_counts_systems_values_and_verdicts(built_site):
     page = (built_site.public / "studies" / GRAID / "index.html").read_text(encoding="utf-8")
     summary = page[page.index('<dl class="study-summary">'):page.index("</dl>", page.index("study-summary"))]
-    # the bundle: 4 systems, 52 values printed as numbers, 49 claims (verdict: lines of its ledger)
+    # the bundle: 4 systems, 52 values printed as numbers, 49 claims (verdict: lines of its ledger).
+    # Setup: its workload (8 tables x 50,000,000 rows, 64-1024 users, 600 s; the buffer pool 32,000 MiB of
+    # 100 GB = 0.3125). Headline: the storage-product page's first comparison, the per-user optimal TPS of
+    # SupremeRAID RAID 10 over MD RAID 10 (bundle lines 189, 191): 8476.39/9838.45 = 0.8615 to
+    # 22048.90/10221.50 = 2.1571.
     assert _text(summary) == (
+        "Setup sysbench 1.1.0: oltp_read_write (OLTP_RW-trx.lua); 8 tables of 50,000,000 rows; 100GB of data; "
+        "64 to 1024 threads; 600 s a run; buffer pool 31% of the data (derived) "
+        "Headline SupremeRAID RAID 10 gives 0.86× to 2.16× the transactions per second of Linux MD RAID 10 "
+        "(optimal) over 5 loads (exact values) (the first comparison on Storage product, which has them all). "
         "Systems 4: SupremeRAID RAID 10; SupremeRAID RAID 6; Linux MD RAID 10; Linux MD RAID 6 "
         "Values 52 (52 exact) "
         "Claims checked 49: 28 holds, 15 overstated, 3 unverifiable, 2 misstated, 1 understated (the ledger)")
@@ -39,3 +47,15 @@ def test_the_list_marks_the_section_in_view(page, site_url):
     current.wait_for()
     assert current.inner_text() == "Claims checked against the study's own numbers"
     assert page.errors == []
+
+
+def test_a_study_of_several_workloads_lists_each_and_says_only_what_is_stated(built_site):
+    page = (built_site.public / "studies" / "scaleflux-csd2000-mysql-2020" / "index.html").read_text(encoding="utf-8")
+    summary = page[page.index('<dl class="study-summary">'):page.index("</dl>", page.index("study-summary"))]
+    # five workloads in the bundle; none states its thread counts or run length; no facet page compares
+    # its systems with ratios, so there is no headline
+    assert _text(summary).startswith(
+        "Setup (5 workloads) sysbench: OLTP read_only, write_only, read_write (default lua scripts); "
+        "100 tables of 10,000,000 rows; 220G of data sysbench: OLTP read_only, write_only, read_write (default "
+        "lua scripts); 1,000 tables of 10,000,000 rows; 2.3T of data ")
+    assert "Headline" not in summary and "threads" not in summary

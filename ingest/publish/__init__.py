@@ -21,7 +21,7 @@ from .downloads import export_downloads, export_study_csvs
 from .embeds import export_embeds
 from .explore import export_explore
 from .facets import facet_pages_data
-from .findings import findings, ledger
+from .findings import findings, headlines, ledger
 from .citation import study_reference, write_references
 from .study import export_studies
 
@@ -66,8 +66,8 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
                 if group["chart"]:
                     colour_chart(group["chart"], study["study"], where)
     (data / "facets.json").write_text(json.dumps(facets, ensure_ascii=False), encoding="utf-8")
-    (data / "findings.json").write_text(json.dumps({"findings": findings(facets), "ledger": ledger(con)},
-                                                   ensure_ascii=False), encoding="utf-8")
+    found = {"findings": findings(facets), "ledger": ledger(con), "headlines": headlines(facets)}
+    (data / "findings.json").write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")
     export_compare(con, out_dir=data, assets_dir=out_dir / "assets")
     export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads
     charts = export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,

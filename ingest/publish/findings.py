@@ -12,8 +12,11 @@ from __future__ import annotations
 import duckdb
 
 
-def _finding(slug: str, page: dict) -> dict | None:
+def _finding(slug: str, page: dict, *, only: str | None = None) -> dict | None:
+    """The page's first comparison (of study ``only`` if given)."""
     for study in page["studies"]:
+        if only is not None and study["study"] != only:
+            continue
         for group in study["groups"]:
             systems = []
             for row in group["rows"]:
@@ -38,6 +41,16 @@ def _finding(slug: str, page: dict) -> dict | None:
 def findings(facets: dict) -> list[dict]:
     """One finding a facet page that has a comparison, in the pages' order."""
     return [f for f in (_finding(slug, page) for slug, page in facets.items()) if f]
+
+
+def headlines(facets: dict) -> dict[str, dict]:
+    """Each study's headline: its first comparison on the first facet page (in the pages' order) that has one."""
+    out: dict[str, dict] = {}
+    for slug, page in facets.items():
+        for study in {s["study"] for s in page["studies"]} - out.keys():
+            if found := _finding(slug, page, only=study):
+                out[study] = found
+    return out
 
 
 def ledger(con: duckdb.DuckDBPyConnection) -> dict:
