@@ -26,6 +26,7 @@ from .publish.artifacts import ArtifactChanged
 from .embed_render import render_embeds
 from .preview import write_preview
 from .problems import BuildError, BundleError
+from .search_index import index_search
 from .stage import build_database_from, stage_bundles
 
 
@@ -172,13 +173,14 @@ def build_site(layout: Layout) -> Path:
 
 
 def render_site(layout: Layout, generation: Generation) -> None:
-    """Hugo renders the generation's pages from its export; the export's static files (downloads,
-    artifacts, embeds) are then linked in beside them."""
+    """Hugo renders the generation's pages from its export; Pagefind indexes them for search; the
+    export's static files (downloads, artifacts, embeds) are then linked in beside them."""
     done = run_hugo(layout, "--config", f"{layout.site / 'hugo.toml'},{hugo_config(layout.site, generation)}",
                     "--destination", str(generation.public), "--panicOnWarning")
     if done.returncode != 0:
         out = "\n".join(line for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line or "WARN" in line)
         raise BuildError(f"hugo failed:\n{out or done.stderr.strip()}")
+    index_search(root=layout.root, public=generation.public)
     link_static(generation)
 
 

@@ -129,3 +129,18 @@ def test_every_standalone_svg_pastes_inline_without_live_markup(hostile_site, pa
         assert result == {"dialogs": [], "handlers": []}, chart["id"]
         assert page.text_content("svg > title") == chart["title"]
         assert PAYLOAD in chart["title"]
+
+
+def test_search_results_show_hostile_titles_as_text(hostile_site, page):
+    """The search page rebuilds each excerpt as text and <mark>s: a title holding markup is found, and shown
+    as the text it is."""
+    _, base = hostile_site
+    page.goto(f"{base}/search/?q=onerror")
+    page.locator("#search-status").filter(has_text="hold").wait_for()
+    results = page.locator("#search-results")
+    assert results.locator("> li").count() >= 3  # the three poisoned studies at least
+    assert results.locator("img, script, svg, iframe").count() == 0
+    assert page.evaluate("""() => [...document.querySelectorAll('#search-results *')]
+        .flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => a.name))""") == []
+    assert "<img src=x onerror=alert(2)>" in results.inner_text()
+    assert page.errors == []

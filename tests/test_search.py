@@ -1,0 +1,81 @@
+"""Search: Pagefind's index of the study, facet and prose pages, written at build time
+(ingest/search_index.py), asked from the /search/ page in the browser; the header's box works without
+a script (a plain GET form to /search/)."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+from conftest import ROOT
+
+GRAID = "graid-supremeraid-mysql-2023"
+
+
+def test_the_index_holds_the_study_facet_and_prose_pages_only(built_site):
+    entry = json.loads((built_site.public / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
+    # 5 study pages, the 6 facet pages (storage product, RAID level, protocol, doublewrite, compression,
+    # array state) and /about/; not Explore's row pages, embeds, logs or lists
+    assert entry["languages"]["en"]["page_count"] == 5 + 6 + 1
+    pages = (built_site.public / "studies" / GRAID / "index.html").read_text(encoding="utf-8")
+    assert '<main id="main" data-pagefind-body data-pagefind-meta="kind:Study">' in pages
+    assert "data-pagefind-body" not in (built_site.public / "explore" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_header_box_finds_a_claim_s_damaged_words(page, site_url):
+    """The Graid ledger quotes a claim as printed, "optimal (hon-degraded)" (seed 000's OCR): searching
+    those words from any page's header lands on the search page with the study first."""
+    page.goto(site_url + "/raid-level/")
+    page.get_by_role("searchbox", name="Search the site").fill("hon-degraded")
+    page.get_by_role("searchbox", name="Search the site").press("Enter")
+    page.wait_for_url(lambda url: "/search/?q=hon-degraded" in url)
+    status = page.locator("#search-status")
+    status.filter(has_text="hold").wait_for()
+    assert status.inner_text() == "1 page holds “hon-degraded”."
+    first = page.locator("#search-results > li").first
+    assert first.locator(".search-title a").inner_text() == (
+        "SupremeRAID SR-1010 vs Linux MD RAID: MySQL sysbench OLTP read/write")
+    assert first.locator(".search-title a").get_attribute("href") == f"/studies/{GRAID}/"
+    assert first.locator(".search-kind").inner_text() == "Study"
+    assert "hon" in first.locator(".search-excerpt mark").first.inner_text()
+    assert page.errors == []
+
+
+def test_a_search_on_the_page_is_in_the_address_and_back_restores_it(page, site_url):
+    page.goto(site_url + "/search/?q=doublewrite")
+    page.locator("#search-status").filter(has_text="hold").wait_for()
+    found = page.locator("#search-results > li").count()
+    assert found >= 2  # the measured study and the doublewrite page at least
+    page.locator("#search-q").fill("nytro")
+    page.locator("#search-q").press("Enter")
+    page.locator("#search-status").filter(has_text="nytro").wait_for()
+    assert page.url.endswith("/search/?q=nytro")
+    assert page.locator("#search-results .search-title a").first.get_attribute("href") == (
+        "/studies/seagate-nytro-mysql-2015/")
+    page.go_back()
+    page.locator("#search-status").filter(has_text="doublewrite").wait_for()
+    assert page.locator("#search-results > li").count() == found
+    assert page.errors == []
+
+
+def test_without_a_script_the_page_says_what_it_needs(browser, site_url):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_url + "/")
+    page.locator(".site-search input").fill("rebuild")
+    page.locator(".site-search button").click()
+    page.wait_for_url(lambda url: "/search/?q=rebuild" in url)
+    assert page.locator("#search-status").inner_text().startswith(
+        "Search runs in your browser and needs JavaScript. Without it, browse the studies")
+    context.close()
+
+
+def test_only_the_search_page_and_pagefind_s_files_may_compile_webassembly():
+    rules = {r["for"]: r["values"]["Content-Security-Policy"]
+             for r in tomllib.loads((ROOT / "netlify.toml").read_text(encoding="utf-8"))["headers"]
+             if "Content-Security-Policy" in r["values"]}
+    site = rules.pop("/*")
+    assert "wasm" not in site
+    widened = site.replace("script-src 'self';", "script-src 'self' 'wasm-unsafe-eval';")
+    assert {path: policy for path, policy in rules.items() if "pagefind" in path or "search" in path} == {
+        "/search/*": widened, "/pagefind/*": widened}
