@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Iterator
 
+from . import alt_text
 from .citation import chart_reference, files, sources_line
 from .csv_cells import defused
 
@@ -35,6 +36,7 @@ def _by_x(doc: dict, chart: dict, full_page: str) -> Iterator[dict]:
             "part": state, "study": doc["id"],
             "title": f"{chart['title']}{f' ({state})' if state else ''}: {doc['title']}",
             "full_page": full_page, "renderer": "by-x", "spec": chart, "option": state, "columns": BY_X_COLUMNS,
+            "alt": alt_text.by_x(points),
             "rows": [[p["series"], p["x"], _num(p["y"]), p["text"], _num(p.get("low")), _num(p.get("high")),
                       chart["unit"], p["state"] or "", p["kind"], p["provenance"]] for p in points],
         }
@@ -57,6 +59,7 @@ def _runs(doc: dict) -> Iterator[dict]:
                 "title": f"{chart['title']} ({panel['name']}): {doc['title']}",
                 "full_page": f"/studies/{doc['id']}/#{chart['id']}", "renderer": "runs", "spec": chart,
                 "option": metric, "columns": RUN_COLUMNS, "rows": rows,
+                "alt": alt_text.over_time([run["intervals"] for run in chart["runs"]], [panel], what="run"),
             }
 
 
@@ -76,6 +79,7 @@ def _rebuilds(doc: dict) -> Iterator[dict]:
                 "title": f"{trace['title']} ({panel['name']}): {doc['title']}",
                 "full_page": f"/studies/{doc['id']}/#rebuild-{trace['artifact']}", "renderer": "rebuild",
                 "spec": trace, "option": metric, "columns": REBUILD_COLUMNS, "rows": rows,
+                "alt": alt_text.over_time([trace["samples"]], [panel], what="trace"),
             }
 
 
@@ -127,7 +131,7 @@ def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir:
             "study": embed["study"],
             "page": f"/embed/{chart_id}/", "full_page": embed["full_page"],
             "svg": f"/embed/{chart_id}.svg", "csv": f"/embed/{chart_id}.csv",
-            "sha256": hashlib.sha256(data).hexdigest(), "rows": len(embed["rows"]),
+            "sha256": hashlib.sha256(data).hexdigest(), "rows": len(embed["rows"]), "alt": embed["alt"],
         })
         doc = by_id[embed["study"]]
         cited = chart_reference(entries[-1], doc, site_url=site_url.rstrip("/"))
@@ -136,7 +140,8 @@ def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir:
         entries[-1].update(cite_key=cited["key"], bib=where["bib_url"], csl=where["csl_url"])
         groups.setdefault(embed["prefix"], []).append(entries[-1])
         context = {"study": doc["title"], "sources": sources_line(doc), "kinds": _kinds(embed),
-                   "address": f"{site_url.rstrip('/')}/embed/{chart_id}/", "sha256": entries[-1]["sha256"]}
+                   "address": f"{site_url.rstrip('/')}/embed/{chart_id}/", "sha256": entries[-1]["sha256"],
+                   "alt": embed["alt"]}
         specs.append({"id": chart_id, "title": embed["title"], "renderer": embed["renderer"], "spec": embed["spec"],
                       "option": embed["option"], "context": context})
     (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")

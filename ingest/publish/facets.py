@@ -14,6 +14,7 @@ systems that have no value outside optimal state."""
 from __future__ import annotations
 
 from ..fields import Field, facet_pages, metric_label
+from . import alt_text
 from .db import Snapshot
 from .like import NOT_STATED, configurations, like_for_like
 from .study import AXIS_LABELS
@@ -79,7 +80,8 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str], *, reference: str, 
                                          f"relative to {against}", "metric": metric,
                      "unit": "× reference", "embed_prefix": None, "x_label": AXIS_LABELS["threads"],
                      "y_label": f"{metric_label(metric)} / reference",
-                     "series": [labels[s] for s in g["rows"]], "switch": None, "points": points}
+                     "series": [labels[s] for s in g["rows"]], "switch": None, "points": points,
+                     "alt": alt_text.by_x(points)}
         out.append({"id": gid, "reference": reference, "metric": metric, "metric_label": metric_label(metric),
                     "unit": unit, "state": state, "columns": threads or [None], "chart": chart,
                     "rows": [{"system": s, "label": labels[s], "cells": cells} for s, cells in g["rows"].items()]})

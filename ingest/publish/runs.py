@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 
 from ..fields import panels
+from . import alt_text
 from .db import RESULT_ORDER, Snapshot, rows
 
 MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
@@ -77,7 +78,8 @@ def runs_charts(study: str, runs: list[dict]) -> list[dict]:
             "id": chart_id, "embed_prefix": f"{study}--{chart_id}", "title": title, "colour": colour,
             "drawn": colours <= MAX_RUNS_DRAWN, "panels": panels("runs"),
             "runs": [{**{k: r[k] for k in ("artifact", "path", "label", "complete", "latency_pct", "intervals")},
-                      "colour": r["label"] if colour == "run" else threads_text(r["threads"])} for r in mine]})
+                      "colour": r["label"] if colour == "run" else threads_text(r["threads"])} for r in mine],
+            "alt": alt_text.over_time([r["intervals"] for r in mine], panels("runs"), what="run")})
     return charts
 
 
@@ -107,6 +109,7 @@ def traces(db: Snapshot, study: str, runs: list[dict]) -> list[dict]:
         (path,) = con.execute("SELECT path FROM artifacts WHERE study = ? AND artifact = ?", [study, artifact]).fetchone()
         out.append({"artifact": artifact, "path": path, "array": samples[0]["array_name"], "start": start.isoformat(),
                     "samples": samples, "runs": windows, "values": values, "panels": panels("rebuild"),
+                    "alt": alt_text.over_time([samples], panels("rebuild"), what="trace"),
                     "title": f"Rebuild of {samples[0]['array_name']} traced in {artifact}",
                     "embed_prefix": f"{study}--rebuild-{artifact}"})
     return out

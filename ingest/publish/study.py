@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..fields import metric_label
+from . import alt_text
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
 from .runs import runs_charts, study_runs, traces
@@ -64,7 +65,7 @@ def _charts(db: Snapshot, study: str, labels: dict[str, str], placed: dict) -> l
             "id": chart["chart"], "title": chart["title"], "metric": chart["metric"], "unit": ", ".join(units),
             "x_label": AXIS_LABELS[chart["x"]], "y_label": metric_label(chart["metric"]),
             "series": list(dict.fromkeys(p["series"] for p in points)),
-            "switch": switch, "points": points,
+            "switch": switch, "points": points, "alt": alt_text.by_x(points),
         })
         colour_chart(charts[-1], study, placed)
     return charts

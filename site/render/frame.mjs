@@ -87,5 +87,6 @@ export function frame(chart, {title, context, legend, width}) {
   const total = Math.ceil(y + PAD / 2);
   return `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="${width}" height="${total}" ` +
     `viewBox="0 0 ${width} ${total}" font-family="${FONT}"><title>${escape(title)}</title>` +
+    (context.alt ? `<desc>${escape(context.alt)}</desc>` : "") +
     `<rect width="100%" height="100%" fill="#ffffff"/>${parts.join("")}</svg>`;
 }

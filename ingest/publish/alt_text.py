@@ -1,0 +1,48 @@
+"""Each chart's numbers in words: the text alternative a page shows beside the drawing (and an embed
+carries as its SVG's <desc>), generated from the chart's own data, never typed.
+
+A chart by load names, for each line (a series in a state), how many values it has and its lowest and
+highest as recorded, with their thread counts. A chart over time names, for each panel, the lowest and
+highest sample and the span of time. The values are written as the data hold them (``text`` as printed,
+samples as parsed): nothing is rounded here.
+"""
+
+from __future__ import annotations
+
+
+def _threads(x) -> str:
+    return f"{x} thread{'' if x == 1 else 's'}"
+
+
+def by_x(points: list[dict]) -> str:
+    """The lines of a chart by thread count (``points`` with series, state, x, y and text), in words."""
+    lines: dict[tuple, list[dict]] = {}
+    for p in points:
+        lines.setdefault((p["series"], p.get("state")), []).append(p)
+    parts = []
+    for (series, state), mine in lines.items():
+        name = f"{series} ({state})" if state else series
+        if len(mine) == 1:
+            parts.append(f"{name}: {mine[0]['text']} at {_threads(mine[0]['x'])}")
+            continue
+        low = min(mine, key=lambda p: p["y"])
+        high = max(mine, key=lambda p: p["y"])
+        parts.append(f"{name}: {len(mine)} values, lowest {low['text']} at {_threads(low['x'])}, "
+                     f"highest {high['text']} at {_threads(high['x'])}")
+    return "; ".join(parts) + "." if parts else ""
+
+
+def over_time(samples: list[list[dict]], panels: list[dict], *, what: str) -> str:
+    """Charts over time (``samples``: one list of samples with t_s per line), for each panel's key, in words."""
+    every = [s for line in samples for s in line]
+    if not every:
+        return ""
+    start, end = min(s["t_s"] for s in every), max(s["t_s"] for s in every)
+    parts = [f"{len(samples)} {what}{'' if len(samples) == 1 else 's'}, {len(every)} samples from {start} s to {end} s"]
+    for panel in panels:
+        values = [s[panel["key"]] for s in every if s.get(panel["key"]) is not None]
+        if values:
+            parts.append(f"{panel['label']} from {min(values)} to {max(values)}")
+        else:
+            parts.append(f"{panel['label']}: none recorded")
+    return "; ".join(parts) + "."
