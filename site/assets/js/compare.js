@@ -9,6 +9,7 @@ import {plotByX} from "./plot-by-x.js";
 import {latestOnly} from "./latest.js";
 import {citeView} from "./view-cite.js";
 import {findSeries} from "./compare-find.js";
+import {inWords} from "./chart-words.js";
 
 const form = document.getElementById("compare-form");
 const config = document.getElementById("compare-config");
@@ -127,7 +128,8 @@ function showValues(ids) {
   figure.querySelector("figcaption").textContent =
     `${metric} (${unit})${state ? `, ${state}` : ""}: the first metric all picked series share (${shared.length} shared in all).` +
     (meeting ? ` At ${meeting} of ${points.length} points the spread of repeated runs meets another series': ` +
-      "those values are not ranked (see the last column of the table)." : "");
+      "those values are not ranked (see the last column of the table)." : "") +
+    ` ${inWords(points.map((p) => ({...p, value: p.y, threads: p.x})), {name: (p) => p.series, text: (p) => `${p.text} ${unit}`})}`;
   figure.dataset.unranked = `${meeting}`;
   figure.hidden = false;
   figure.dataset.drawn = `${points.length}`;

@@ -3,7 +3,8 @@
 // draws it once, large, when a view holds one study and one metric, and as small multiples (one
 // per study and metric, each with its own axis) when it holds several.
 import {axisX, dot, plot, ruleX, ruleY, text} from "@observablehq/plot";
-import {greatest, least, max, min} from "d3-array";
+import {max, min} from "d3-array";
+import {inWords} from "./chart-words.js";
 import {lines, seriesOf} from "./lines.js";
 import {BASE_STYLE, PALETTE} from "./palette.js";
 
@@ -173,10 +174,5 @@ export function drawChart(matching, {width, positions = {}, small = false}) {
   return {parts, drawn, threaded, single, series, spread, names};
 }
 
-// The chart's numbers in words (its text alternative, beside the table that lists every value): how
-// many points, and the lowest and highest with their series, thread count and value as recorded.
-export function describe({drawn}) {
-  const at = (p) => `${p.label}${p.threads === null ? "" : ` at ${p.threads} thread${p.threads === 1 ? "" : "s"}`}, ${textOf(p)}`;
-  if (drawn.length === 1) return `One point: ${at(drawn[0])}.`;
-  return `${drawn.length} points; lowest: ${at(least(drawn, (p) => p.value))}; highest: ${at(greatest(drawn, (p) => p.value))}.`;
-}
+// The chart's numbers in words (chart-words.js).
+export const describe = ({drawn}) => inWords(drawn, {name: (p) => p.label, text: textOf});
