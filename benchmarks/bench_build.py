@@ -81,9 +81,7 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
     t = time.perf_counter()
     drawn = render_embeds(layout, export_dir=generation.export, quiet=True)
     times.append((f"embeds ({drawn.made} drawn; {drawn.cached} cached)", time.perf_counter() - t))
-    t = time.perf_counter()
-    render_site(layout, generation)
-    times.append(("hugo", time.perf_counter() - t))
+    times += list(render_site(layout, generation).items())  # hugo, search index, static links
     return times
 
 

@@ -11,6 +11,7 @@ import fcntl
 import os
 import shutil
 import subprocess
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -172,16 +173,23 @@ def build_site(layout: Layout) -> Path:
         return _build_site(layout)
 
 
-def render_site(layout: Layout, generation: Generation) -> None:
+def render_site(layout: Layout, generation: Generation) -> dict[str, float]:
     """Hugo renders the generation's pages from its export; Pagefind indexes them for search; the
-    export's static files (downloads, artifacts, embeds) are then linked in beside them."""
+    export's static files (downloads, artifacts, embeds) are then linked in beside them. Returns the
+    seconds each step took (benchmarks/bench_build.py prints them)."""
+    took = {}
+    start = time.perf_counter()
     done = run_hugo(layout, "--config", f"{layout.site / 'hugo.toml'},{hugo_config(layout.site, generation)}",
                     "--destination", str(generation.public), "--panicOnWarning")
     if done.returncode != 0:
         out = "\n".join(line for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line or "WARN" in line)
         raise BuildError(f"hugo failed:\n{out or done.stderr.strip()}")
+    took["hugo"], start = time.perf_counter() - start, time.perf_counter()
     index_search(root=layout.root, public=generation.public)
+    took["search index"], start = time.perf_counter() - start, time.perf_counter()
     link_static(generation)
+    took["static links"] = time.perf_counter() - start
+    return took
 
 
 def _build_site(layout: Layout) -> Path:

@@ -5,6 +5,11 @@ What is indexed is marked in the templates: the study pages and facet pages carr
 ``data-pagefind-body`` (their systems, storage products, claims, notes and values), so Explore's row
 pages, embeds and logs stay out of the index; boxes that are only markup for machines (BibTeX, CSL)
 carry ``data-pagefind-ignore``.
+
+Pagefind reads only the files of ``GLOB``: the top-level pages (a facet's first page, the prose pages,
+the lists) and the study pages, the only places a marked page can be. Without it Pagefind parsed every
+page of the site, Explore's row pages and embeds included, to look for the mark: at 1,000 bundles 36 s
+and 1.9 GB, against 14 s and 0.8 GB with it (both on a loaded machine).
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from pathlib import Path
 from . import children
 from .problems import BuildError
 
+GLOB = "{*/index.html,studies/*/index.html}"
+
 
 def index_search(*, root: Path, public: Path) -> None:
     """Write the Pagefind index of the pages in ``public`` into ``public/pagefind``."""
@@ -22,7 +29,7 @@ def index_search(*, root: Path, public: Path) -> None:
     node = shutil.which("node")
     if node is None or not runner.is_file():
         raise BuildError("the search index needs Node.js and the npm package pagefind: run `make deps`")
-    done = children.run([node, str(runner), "--site", str(public), "--output-subdir", "pagefind", "--silent"],
-                        capture_output=True, text=True, check=False)
+    cmd = [node, str(runner), "--site", str(public), "--output-subdir", "pagefind", "--glob", GLOB, "--silent"]
+    done = children.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise BuildError(f"pagefind failed:\n{(done.stdout + done.stderr).strip()}")
