@@ -142,7 +142,8 @@ def transfer(browser, base: str, public: Path, path: str, ready: str) -> tuple[i
 
 
 def first_visits(browser, base: str, public: Path) -> None:
-    for path, ready in [("/explore/", '#explore-status[aria-busy="false"]'), ("/compare/", '#fairness-summary[aria-busy="false"]')]:
+    for path, ready in [("/explore/", '#explore-status[aria-busy="false"]'), ("/compare/", '#fairness-summary[aria-busy="false"]'),
+                        ("/search/?q=rebuild", "#search-results > li")]:
         zipped, raw, count = transfer(browser, base, public, path, ready)
         print(f"first visit to {path}: {zipped / 1024:.0f} KB gzip ({raw / 1024:.0f} KB uncompressed) in {count} requests")
 
