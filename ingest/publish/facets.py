@@ -135,22 +135,28 @@ def _left_out(system: str, labels: dict, config: dict, facet: Field) -> str:
     return "differs " + "; ".join(parts)
 
 
+# What _caveats reads, for every study at once (Snapshot.of): one query each, not three a study and facet.
+NOTES = "SELECT study, coalesce(CAST(setup->'$.notes' AS VARCHAR[]), []) AS notes FROM studies ORDER BY study"
+RUN_LENGTHS = ("SELECT study, system, count(*) AS n, min(elapsed_s) AS low, max(elapsed_s) AS high FROM runs "
+               "WHERE complete GROUP BY study, system ORDER BY study, system")
+HOSTS = ("SELECT DISTINCT study, system, host_cpu, host_memory_gib FROM systems WHERE host_cpu IS NOT NULL "
+         "ORDER BY study, system")
+
+
 def _caveats(db: Snapshot, study: str, systems: list[str]) -> list[str]:
     """What a measured study says about how it was measured, beside its ratios: the bundle's notes, the
     runs' length by their logs and the host the systems state, all from the database."""
-    con = db.con
-    notes = con.execute("SELECT coalesce(CAST(setup->'$.notes' AS VARCHAR[]), []) FROM studies WHERE study = ?",
-                        [study]).fetchone()[0]
-    out = list(notes)
-    marks = ", ".join("?" * len(systems))
-    n, low, high = con.execute(f"SELECT count(*), min(elapsed_s), max(elapsed_s) FROM runs "
-                               f"WHERE study = ? AND system IN ({marks}) AND complete", [study, *systems]).fetchone()
+    (row,) = db.of(study, NOTES) or [{"notes": []}]
+    out = list(row["notes"])
+    runs = [r for r in db.of(study, RUN_LENGTHS) if r["system"] in systems]
+    n = sum(r["n"] for r in runs)
     if n:
+        low = min((r["low"] for r in runs if r["low"] is not None), default=None)
+        high = max((r["high"] for r in runs if r["high"] is not None), default=None)
         length = f"{low:.2f} s" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f} to {high:.2f} s"
         out.append(f"{n} runs compared here, each {length} long by its log's total time.")
-    for cpu, memory in con.execute(f"SELECT DISTINCT host_cpu, host_memory_gib FROM systems "
-                                   f"WHERE study = ? AND system IN ({marks}) AND host_cpu IS NOT NULL "
-                                   "ORDER BY ALL", [study, *systems]).fetchall():
+    hosts = {(h["host_cpu"], h["host_memory_gib"]) for h in db.of(study, HOSTS) if h["system"] in systems}
+    for cpu, memory in sorted(hosts, key=lambda h: (h[0], h[1] is None, h[1] or 0)):  # SQL's order: NULLs last
         out.append(f"Host as the bundle states it: {cpu}" + (f", {memory:g} GiB of memory." if memory else "."))
     return out
 

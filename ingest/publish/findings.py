@@ -47,8 +47,8 @@ def headlines(facets: dict) -> dict[str, dict]:
     """Each study's headline: its first comparison on the first facet page (in the pages' order) that has one."""
     out: dict[str, dict] = {}
     for slug, page in facets.items():
-        for study in {s["study"] for s in page["studies"]} - out.keys():
-            if found := _finding(slug, page, only=study):
+        for study in dict.fromkeys(s["study"] for s in page["studies"]):  # in the page's order: the file is stable
+            if study not in out and (found := _finding(slug, page, only=study)):
                 out[study] = found
     return out
 
