@@ -21,7 +21,7 @@ import duckdb
 
 from . import children
 from .generation import (Generation, fixed_links, hugo_config, link_static, new_generation, remove_stale,
-                         switch_to)
+                         serve_config, switch_to)
 from .publish import export_all
 from .publish.artifacts import ArtifactChanged
 from .embed_render import render_embeds
@@ -216,5 +216,7 @@ def _build_site(layout: Layout) -> Path:
 def serve(layout: Layout, *, port: int = 1313) -> None:
     """Build, then serve a live preview of the site over the published export (build/export)."""
     build_site(layout)
-    cmd = [str(hugo_binary()), "server", "--source", str(layout.site), "--bind", "127.0.0.1", "--port", str(port)]
+    config = serve_config(layout.site, build=layout.build)
+    cmd = [str(hugo_binary()), "server", "--source", str(layout.site), "--config", f"{layout.site / 'hugo.toml'},{config}",
+           "--bind", "127.0.0.1", "--port", str(port)]
     children.run(cmd, check=False, env=hugo_env())

@@ -59,22 +59,42 @@ def new_generation(build: Path) -> Generation:
     return Generation(folder)
 
 
+def _mounts(site: Path, *, export: Path | None, extra: list[tuple[str, str]]) -> list[str]:
+    """site/hugo.toml's module mounts as TOML lines, the exported data read from ``export`` (and its
+    static files left out) when given, with ``extra`` (source, target) mounts after them."""
+    config = tomllib.loads((site / "hugo.toml").read_text(encoding="utf-8"))
+    mounts = []
+    for mount in config["module"]["mounts"]:
+        source = mount["source"]
+        if export is not None and source == EXPORT_MOUNT + "static":
+            continue
+        if export is not None and source.startswith(EXPORT_MOUNT):
+            source = str(export / source.removeprefix(EXPORT_MOUNT))
+        mounts.append((source, mount["target"]))
+    lines = ["[module]"]
+    for source, target in mounts + extra:
+        lines += ["  [[module.mounts]]", f"    source = {json.dumps(source)}", f"    target = {json.dumps(target)}"]
+    return lines
+
+
 def hugo_config(site: Path, generation: Generation) -> Path:
     """A config file that Hugo reads after site/hugo.toml (``--config a,b``: the later file's module
     mounts replace the earlier's): the same mounts, with the exported data read from ``generation``,
     but for the exported static files, which the build links into the site itself (link_static):
     Hugo copied them one by one, 6 to 8 s of its 10 to 12 at 1,000 bundles (22,000 files)."""
-    config = tomllib.loads((site / "hugo.toml").read_text(encoding="utf-8"))
-    lines = ["[module]"]
-    for mount in config["module"]["mounts"]:
-        source = mount["source"]
-        if source == EXPORT_MOUNT + "static":
-            continue
-        if source.startswith(EXPORT_MOUNT):
-            source = str(generation.export / source.removeprefix(EXPORT_MOUNT))
-        lines += ["  [[module.mounts]]", f"    source = {json.dumps(source)}", f"    target = {json.dumps(mount['target'])}"]
     path = generation.folder / "hugo-mounts.toml"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.write_text("\n".join(_mounts(site, export=generation.export, extra=[])) + "\n", encoding="utf-8")
+    return path
+
+
+def serve_config(site: Path, *, build: Path) -> Path:
+    """The config file of `benchdb build --serve` (read after site/hugo.toml): site/hugo.toml's mounts
+    and the published search index (Pagefind writes it beside the pages Hugo rendered, so the live
+    server would otherwise have none)."""
+    path = build / "hugo-serve.toml"
+    index = str((build / "current" / "public" / "pagefind").resolve())
+    path.write_text("\n".join(_mounts(site, export=None, extra=[(index, "static/pagefind")])) + "\n",
+                    encoding="utf-8")
     return path
 
 

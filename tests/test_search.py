@@ -5,9 +5,16 @@ a script (a plain GET form to /search/)."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 import tomllib
+import urllib.request
 
-from conftest import ROOT
+from conftest import ROOT, copy_project
 
 GRAID = "graid-supremeraid-mysql-2023"
 
@@ -79,3 +86,35 @@ def test_only_the_search_page_and_pagefind_s_files_may_compile_webassembly():
     widened = site.replace("script-src 'self';", "script-src 'self' 'wasm-unsafe-eval';")
     assert {path: policy for path, policy in rules.items() if "pagefind" in path or "search" in path} == {
         "/search/*": widened, "/pagefind/*": widened}
+
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_live_server_serves_the_search_index(tmp_path):
+    """`benchdb build --serve` (Hugo's server renders in memory) mounts the search index the build wrote."""
+    layout = copy_project(tmp_path / "project")
+    port = _free_port()
+    code = ("from pathlib import Path; from ingest.build import Layout, serve; "
+            f"serve(Layout(Path({str(layout.root)!r})), port={port})")
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/pagefind/pagefind-entry.json") as response:
+                    entry = json.loads(response.read())
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read().decode()
+                assert time.monotonic() < deadline, "the live server did not serve the index in 3 minutes"
+                time.sleep(0.5)
+        assert entry["languages"]["en"]["page_count"] == 12
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
