@@ -1,0 +1,57 @@
+// DuckDB-WASM for the /sql/ page: the module and worker the site serves itself (under the page's
+// data-duckdb address, copied from the npm package at build time: ingest/wasm_files.py), and the
+// database's tables and views loaded from the Arrow streams the schema list names (data-file).
+import {AsyncDuckDB, VoidLogger, selectBundle} from "@duckdb/duckdb-wasm";
+
+function bundles(base) {
+  const at = (name) => new URL(name, new URL(base, location.href)).href;
+  return {
+    mvp: {mainModule: at("duckdb-mvp.wasm"), mainWorker: at("duckdb-browser-mvp.worker.js")},
+    eh: {mainModule: at("duckdb-eh.wasm"), mainWorker: at("duckdb-browser-eh.worker.js")},
+  };
+}
+
+// tables: [{name, file}]. Resolves to a connection once every table is in.
+export async function openDatabase(base, tables) {
+  const bundle = await selectBundle(bundles(base));
+  const worker = new Worker(bundle.mainWorker);  // same origin: the page's CSP allows it as 'self'
+  const db = new AsyncDuckDB(new VoidLogger(), worker);
+  const streams = tables.map(async ({name, file}) => {
+    const response = await fetch(file);
+    if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+    return {name, bytes: new Uint8Array(await response.arrayBuffer())};
+  });
+  await db.instantiate(bundle.mainModule);
+  // numbers arrive as JavaScript numbers; extensions are never fetched (the CSP would refuse them anyway)
+  await db.open({query: {castBigIntToDouble: true, castDecimalToDouble: true, castTimestampToDate: true}});
+  const conn = await db.connect();
+  await conn.query("SET autoinstall_known_extensions = false");
+  await conn.query("SET autoload_known_extensions = false");
+  for (const loaded of streams) {
+    const {name, bytes} = await loaded;
+    await conn.insertArrowFromIPCStream(bytes, {name, create: true});
+  }
+  return conn;
+}
+
+// A query's result as {columns: [{name, numeric}], rows: [[value...]]}: numbers stay numbers, a
+// list is its items, a date its ISO text, NULL null.
+export async function run(conn, sql) {
+  const table = await conn.query(sql);
+  const names = table.schema.fields.map((f) => f.name);
+  const rows = table.toArray().map((row) => names.map((name) => plain(row[name])));
+  const columns = names.map((name, i) => ({
+    name,
+    numeric: rows.some((r) => r[i] !== null) && rows.every((r) => r[i] === null || typeof r[i] === "number"),
+  }));
+  return {columns, rows};
+}
+
+function plain(value) {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "bigint") return Number(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "object" && typeof value.toArray === "function") return JSON.stringify([...value.toArray()].map(plain));
+  if (typeof value === "object") return JSON.stringify(value);
+  return value;
+}

@@ -1,0 +1,109 @@
+// The /sql/ page: the database in the reader's browser (sql-db.js). The query lives in the address
+// (?q=...), so a result can be shared; the example links carry theirs.
+import {openDatabase, run} from "./sql-db.js";
+import {chartOf, csvOf, showTable} from "./sql-result.js";
+
+const root = document.getElementById("sql");
+const form = document.getElementById("sql-form");
+const input = document.getElementById("sql-query");
+const status = document.getElementById("sql-status");
+const error = document.getElementById("sql-error");
+const resultBox = document.getElementById("sql-result");
+const figure = document.getElementById("sql-chart");
+const csvLink = document.getElementById("sql-csv");
+const runButton = form.querySelector("button[type=submit]");
+
+const tables = [...document.querySelectorAll(".sql-table[data-file]")].map((el) => ({name: el.dataset.table, file: el.dataset.file}));
+const started = performance.now();
+status.textContent = `Loading DuckDB and ${tables.length} tables…`;
+runButton.hidden = false;
+runButton.disabled = true;
+const ready = openDatabase(root.dataset.duckdb, tables).then((conn) => {
+  status.textContent = `DuckDB ready: ${tables.length} tables and views loaded in ${Math.round(performance.now() - started)} ms.`;
+  runButton.disabled = false;
+  return conn;
+}, (err) => {
+  status.textContent = "";
+  showError(`DuckDB could not start in this browser: ${err.message}`);
+  throw err;
+});
+
+function showError(message) {
+  error.textContent = message;
+  error.hidden = false;
+}
+
+let current = null;
+async function execute(sql) {
+  error.hidden = true;
+  const conn = await ready;
+  const t0 = performance.now();
+  root.setAttribute("aria-busy", "true");
+  try {
+    current = await run(conn, sql);
+  } catch (err) {
+    resultBox.hidden = true;
+    showError(err.message);
+    return;
+  } finally {
+    root.setAttribute("aria-busy", "false");
+  }
+  const ms = Math.round(performance.now() - t0);
+  const count = current.rows.length;
+  document.getElementById("sql-count").textContent =
+    `${count} ${count === 1 ? "row" : "rows"} in ${ms} ms${count > 1000 ? " (the first 1,000 shown; the CSV has all)" : ""}`;
+  resultBox.hidden = false;  // before drawing: the chart takes the width it is given
+  showTable(document.getElementById("sql-table"), current);
+  drawChart(current);
+  status.textContent = `${count} ${count === 1 ? "row" : "rows"}.`;
+}
+
+function drawChart(result) {
+  const chart = chartOf(result);
+  figure.querySelector("svg, figure")?.remove();
+  const caption = figure.querySelector("figcaption");
+  if (!chart.draw) {
+    figure.hidden = true;
+    return;
+  }
+  figure.hidden = false;
+  caption.textContent = chart.caption;
+  figure.insertBefore(chart.draw(Math.max(320, figure.parentElement.clientWidth)), caption);
+}
+
+csvLink.addEventListener("click", () => {
+  if (!current) return;
+  if (csvLink.dataset.url) URL.revokeObjectURL(csvLink.dataset.url);
+  csvLink.dataset.url = URL.createObjectURL(new Blob([csvOf(current)], {type: "text/csv"}));
+  csvLink.href = csvLink.dataset.url;
+  csvLink.download = "query.csv";
+});
+
+function fromAddress() {
+  const q = new URLSearchParams(location.search).get("q");
+  if (q) {
+    input.value = q;
+    execute(q);
+  }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const sql = input.value.trim();
+  if (!sql) return;
+  const url = new URL(location.href);
+  url.search = new URLSearchParams({q: sql}).toString();
+  url.hash = "";
+  history.pushState(null, "", url);
+  execute(sql);
+});
+for (const link of document.querySelectorAll("a[data-example]")) {
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    history.pushState(null, "", link.href);
+    fromAddress();
+    input.focus();
+  });
+}
+window.addEventListener("popstate", fromAddress);
+fromAddress();
