@@ -66,7 +66,9 @@ export function csvOf(result) {
     ...result.rows.map((row) => row.map((v) => (v === null ? "" : typeof v === "number" ? String(v) : defused(v))))]);
 }
 
-// The chart a result gets, or why none: {draw(width)} or {reason}.
+// The chart a result gets, or why none: {draw(width)} or {reason}. Its marks are hidden from assistive
+// technology (the svg is one labelled image, sql.js; its numbers are the table's): Plot labels each
+// group of marks, which axe counts as a label on an element without a role.
 export function chartOf(result) {
   const {columns, rows} = result;
   if (columns.length !== 2) return {reason: "a chart is drawn for results of two columns, one of them numeric"};
@@ -79,15 +81,15 @@ export function chartOf(result) {
   if (columns[other].numeric) {
     if (points.length > MAX_DOTS) return {reason: `more than ${MAX_DOTS} points`};
     return {caption: `${columns[valueIndex].name} by ${columns[other].name}, ${points.length} points`,
-      draw: (width) => plot({width, height: 320, style, grid: true, marginLeft: 60,
+      draw: (width) => plot({width, height: 320, style, grid: true, marginLeft: 60, marginRight: 30,
         x: {label: columns[other].name}, y: {label: columns[valueIndex].name},
-        marks: [dot(points, {x: (r) => r[other], y: (r) => r[valueIndex], fill: PALETTE[0], r: 3.5, tip: true})]})};
+        marks: [dot(points, {x: (r) => r[other], y: (r) => r[valueIndex], fill: PALETTE[0], r: 3.5, ariaHidden: true})]})};
   }
   const categories = new Set(points.map((r) => String(r[other])));
   if (categories.size > MAX_BARS) return {reason: `more than ${MAX_BARS} categories`};
   if (categories.size !== points.length) return {reason: `a category appears more than once in ${columns[other].name}`};
   return {caption: `${columns[valueIndex].name} by ${columns[other].name}, ${points.length} bars`,
-    draw: (width) => plot({width, height: 40 + 28 * points.length, style, marginLeft: Math.min(260, width / 3),
-      x: {label: columns[valueIndex].name, grid: true}, y: {label: null, domain: points.map((r) => String(r[other]))},
-      marks: [barX(points, {x: (r) => r[valueIndex], y: (r) => String(r[other]), fill: PALETTE[0], tip: true}), ruleX([0])]})};
+    draw: (width) => plot({width, height: 40 + 28 * points.length, style, marginLeft: Math.min(width / 2, 12 + 6.5 * Math.max(...points.map((r) => String(r[other]).length))),
+      x: {label: columns[valueIndex].name, grid: true}, y: {label: null, domain: points.map((r) => String(r[other]))}, marginRight: 30,
+      marks: [barX(points, {x: (r) => r[valueIndex], y: (r) => String(r[other]), fill: PALETTE[0], ariaHidden: true}), ruleX([0], {ariaHidden: true})]})};
 }
