@@ -68,10 +68,11 @@ def meanings() -> dict[tuple[str, str], dict]:
 
 
 def _arrow_select(con: duckdb.DuckDBPyConnection, name: str) -> tuple[str, list[tuple[str, str]]]:
-    """The select that writes ``name`` (JSON columns as text) and its columns' names and types."""
+    """The select that writes ``name`` (JSON columns as text), and its columns' names and types."""
     columns = [(c, t) for c, t, *_ in con.execute(f'DESCRIBE "{name}"').fetchall()]
     parts = [f'CAST("{c}" AS VARCHAR) AS "{c}"' if t == "JSON" else f'"{c}"' for c, t in columns]
-    return f'SELECT {", ".join(parts)} FROM "{name}"', [(c, "VARCHAR" if t == "JSON" else t) for c, t in columns]
+    # in the order of all its columns: a view has no order of its own, and the file is the same every build
+    return f'SELECT {", ".join(parts)} FROM "{name}" ORDER BY ALL', [(c, "VARCHAR" if t == "JSON" else t) for c, t in columns]
 
 
 def export_sql(con: duckdb.DuckDBPyConnection, *, static_dir: Path) -> dict:
@@ -85,7 +86,10 @@ def export_sql(con: duckdb.DuckDBPyConnection, *, static_dir: Path) -> dict:
     tables = []
     for name, kind in listed:
         select, columns = _arrow_select(con, name)
-        table = con.sql(select).to_arrow_table()
+        # rebuilt by pyarrow from the values: DuckDB's Arrow leaves what is under a NULL as it finds it in
+        # memory, and the file must be the same every build (tests/test_stage.py compares builds byte by byte)
+        fetched = con.sql(select).to_arrow_table()
+        table = pa.Table.from_pylist(fetched.to_pylist(), schema=fetched.schema)
         path = out / f"{name}.arrow"
         with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as writer:
             writer.write_table(table)
