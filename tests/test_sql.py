@@ -69,8 +69,16 @@ def _as_page_writes(value) -> str:
 @pytest.mark.parametrize("example_id", ["tps-kept-during-rebuild", "one-storage-product"])
 def test_the_page_runs_an_example_under_its_csp_and_gets_the_database_s_rows(page, site_url, db, example_id):
     sql = EXAMPLE[example_id].sql
+    policies = {}
+    page.on("response", lambda r: policies.__setitem__(urllib.parse.urlparse(r.url).path,
+                                                      r.headers.get("content-security-policy")))
     page.goto(f"{site_url}/sql/?{urllib.parse.urlencode({'q': sql})}")
     shown = _result(page)
+    # the page and the worker that compiles the module arrived under /sql/*'s policy, the module from the site
+    sql_policy = netlify_headers("/sql/")["Content-Security-Policy"]
+    assert policies["/sql/"] == sql_policy
+    assert policies["/sql/duckdb/duckdb-browser-eh.worker.js"] == sql_policy
+    assert "/sql/duckdb/duckdb-eh.wasm" in policies
     expected = [[_as_page_writes(v) for v in row] for row in db.execute(sql).fetchall()]
     assert shown == expected
     assert page.input_value("#sql-query") == sql
@@ -159,3 +167,19 @@ def test_no_other_page_loads_duckdb(built_site):
     for js in (public / "js").glob("*.js"):
         if not js.name.startswith("sql."):
             assert "duckdb" not in js.read_text(encoding="utf-8").lower(), js.name
+
+
+def test_under_the_site_s_own_policy_the_page_says_duckdb_cannot_start(page, site_url):
+    """The widening is needed: served with the policy of every other page, WebAssembly is refused and
+    the page says so instead of hanging."""
+    strict = netlify_headers("/")["Content-Security-Policy"]
+
+    def with_site_policy(route):
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": strict})
+
+    page.route(f"{site_url}/sql/**", with_site_policy)
+    page.goto(f"{site_url}/sql/?q=SELECT+1")
+    page.wait_for_selector("#sql-error:not([hidden])", timeout=60_000)
+    assert page.inner_text("#sql-error").startswith("DuckDB could not start in this browser:")
+    assert page.is_hidden("#sql-result")

@@ -11,11 +11,30 @@ function bundles(base) {
   };
 }
 
-// tables: [{name, file}]. Resolves to a connection once every table is in.
+// tables: [{name, file}]. Resolves to a connection once every table is in; rejects when the worker
+// fails (DuckDB-WASM's own promises would wait for ever: a refused WebAssembly compile, say).
 export async function openDatabase(base, tables) {
+  compilesWebAssembly();
   const bundle = await selectBundle(bundles(base));
   const worker = new Worker(bundle.mainWorker);  // same origin: the page's CSP allows it as 'self'
-  const db = new AsyncDuckDB(new VoidLogger(), worker);
+  const failed = new Promise((_, reject) => worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    reject(new Error(event.message || "its worker stopped"));
+  }, {once: true}));
+  return Promise.race([load(new AsyncDuckDB(new VoidLogger(), worker), bundle, tables), failed]);
+}
+
+// The smallest module (its header alone), compiled here first: where the page's Content-Security-Policy
+// refuses WebAssembly, the worker's refusal would never reach the page, which would wait for ever.
+function compilesWebAssembly() {
+  try {
+    new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+  } catch (err) {
+    throw new Error(`this page may not run WebAssembly (${err.message})`);
+  }
+}
+
+async function load(db, bundle, tables) {
   const streams = tables.map(async ({name, file}) => {
     const response = await fetch(file);
     if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);

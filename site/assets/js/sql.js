@@ -26,7 +26,7 @@ const ready = openDatabase(root.dataset.duckdb, tables).then((conn) => {
 }, (err) => {
   status.textContent = "";
   showError(`DuckDB could not start in this browser: ${err.message}`);
-  throw err;
+  return null;  // the error stays on the page; a query waits for nothing
 });
 
 function showError(message) {
@@ -36,8 +36,9 @@ function showError(message) {
 
 let current = null;
 async function execute(sql) {
-  error.hidden = true;
   const conn = await ready;
+  if (!conn) return;
+  error.hidden = true;
   const t0 = performance.now();
   root.setAttribute("aria-busy", "true");
   try {
