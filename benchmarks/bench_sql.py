@@ -1,6 +1,6 @@
 """/sql/ in headless Chromium: what a first visit downloads (the page, its script, DuckDB-WASM's module
-and worker, the tables) and the time from navigation to DuckDB ready and to the first result of an
-example query. Serves the built site (``public/``, or --site PUBLIC) as the tests do, under its CSP.
+and worker, the tables the query names) and the time from navigation to DuckDB ready and to the first
+result of an example query. Serves the built site (``public/``, or --site PUBLIC) as the tests do, under its CSP.
 Prints figures; asserts nothing.
 
     .venv/bin/python benchmarks/bench_sql.py [--site PUBLIC] [--runs 5]
@@ -73,9 +73,10 @@ def main() -> None:
     print(f"total: {total[0] / 1024 / 1024:.1f} MB ({total[1] / 1024 / 1024:.1f} MB gzip)")
     ready = [r[1] for r in runs]
     result = [r[2] for r in runs]
-    print(f"DuckDB ready (module compiled, {len(sizes)} kinds of file, tables loaded): median {statistics.median(ready):.0f} ms "
+    print(f"DuckDB ready (module fetched and compiled): median {statistics.median(ready):.0f} ms "
           f"after navigation start, {min(ready):.0f} to {max(ready):.0f} ms over {len(runs)} runs")
-    print(f"first result of the example '{examples()[0].id}': median {statistics.median(result):.0f} ms, "
+    print(f"first result of the example '{examples()[0].id}' (its tables fetched and loaded): "
+          f"median {statistics.median(result):.0f} ms, "
           f"{min(result):.0f} to {max(result):.0f} ms")
 
 

@@ -79,6 +79,8 @@ def test_the_page_runs_an_example_under_its_csp_and_gets_the_database_s_rows(pag
     assert policies["/sql/"] == sql_policy
     assert policies["/sql/duckdb/duckdb-browser-eh.worker.js"] == sql_policy
     assert "/sql/duckdb/duckdb-eh.wasm" in policies
+    # only the tables the query names are fetched
+    assert sorted(p for p in policies if p.startswith("/sql/data/")) == ["/sql/data/results.arrow"]
     expected = [[_as_page_writes(v) for v in row] for row in db.execute(sql).fetchall()]
     assert shown == expected
     assert page.input_value("#sql-query") == sql
@@ -183,3 +185,9 @@ def test_under_the_site_s_own_policy_the_page_says_duckdb_cannot_start(page, sit
     page.wait_for_selector("#sql-error:not([hidden])", timeout=60_000)
     assert page.inner_text("#sql-error").startswith("DuckDB could not start in this browser:")
     assert page.is_hidden("#sql-result")
+
+
+def test_a_query_that_names_no_table_sees_them_all(page, site_url, db):
+    page.goto(f"{site_url}/sql/?q=" + urllib.parse.quote("SELECT count(*) AS n FROM information_schema.tables"))
+    listed = db.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'main'").fetchone()[0]
+    assert _result(page) == [[str(listed)]]
