@@ -191,3 +191,15 @@ def test_a_query_that_names_no_table_sees_them_all(page, site_url, db):
     page.goto(f"{site_url}/sql/?q=" + urllib.parse.quote("SELECT count(*) AS n FROM information_schema.tables"))
     listed = db.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'main'").fetchone()[0]
     assert _result(page) == [[str(listed)]]
+
+
+def test_a_numeric_column_against_another_is_drawn_as_dots_and_three_columns_are_not_drawn(page, site_url, db):
+    sql = EXAMPLE["rebuild-tps-by-threads"].sql
+    page.goto(f"{site_url}/sql/?{urllib.parse.urlencode({'q': sql})}")
+    rows = _result(page)
+    assert len(rows) == len(db.execute(sql).fetchall()) == 5  # 64 to 1024 threads, the per-user table
+    assert page.eval_on_selector_all("#sql-chart svg circle", "els => els.length") == 5
+    assert page.get_attribute("#sql-chart svg", "aria-label") == "tps_rebuilding by threads, 5 points"
+    page.goto(f"{site_url}/sql/?{urllib.parse.urlencode({'q': EXAMPLE['doublewrite-off-against-on'].sql})}")
+    _result(page)
+    assert page.is_hidden("#sql-chart")

@@ -89,7 +89,7 @@ export function chartOf(result) {
   if (categories.size > MAX_BARS) return {reason: `more than ${MAX_BARS} categories`};
   if (categories.size !== points.length) return {reason: `a category appears more than once in ${columns[other].name}`};
   return {caption: `${columns[valueIndex].name} by ${columns[other].name}, ${points.length} bars`,
-    draw: (width) => plot({width, height: 40 + 28 * points.length, style, marginLeft: Math.min(width / 2, 12 + 6.5 * Math.max(...points.map((r) => String(r[other]).length))),
+    draw: (width) => plot({width, height: 40 + 28 * points.length, style, marginLeft: Math.min(width / 2, 16 + 8 * Math.max(...points.map((r) => String(r[other]).length))),
       x: {label: columns[valueIndex].name, grid: true}, y: {label: null, domain: points.map((r) => String(r[other]))}, marginRight: 30,
       marks: [barX(points, {x: (r) => r[valueIndex], y: (r) => String(r[other]), fill: PALETTE[0], ariaHidden: true}), ruleX([0], {ariaHidden: true})]})};
 }
