@@ -29,6 +29,7 @@ from .preview import write_preview
 from .problems import BuildError, BundleError
 from .search_index import index_search
 from .stage import build_database_from, stage_bundles
+from .wasm_files import export_duckdb_wasm
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
     except ArtifactChanged as exc:
         raise BuildError(str(exc)) from None
     write_preview(data=layout.data, repo=layout.root, out_dir=generation.export / "data")
+    export_duckdb_wasm(layout.root / "node_modules", static_dir=generation.export / "static")
     render_embeds(layout, export_dir=generation.export)
 
 

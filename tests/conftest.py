@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import functools
 import http.server
@@ -112,6 +113,22 @@ def copy_project(dest: Path) -> Layout:
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("resources", ".hugo_build.lock"))
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
     return Layout(dest)
+
+
+@contextlib.contextmanager
+def deployed_at_its_address(layout: Layout):
+    """Serve ``layout.public`` and build the site with the server's address as its deployment's
+    (Netlify's URL), as absolute links need; yields the address."""
+    server = serve_folder(layout.public)  # started first: the build is given its address
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("URL", base)
+            env.delenv("DEPLOY_PRIME_URL", raising=False)
+            build_site(layout)
+        yield base
+    finally:
+        server.shutdown()
 
 
 def build_with_bundle(dest: Path, bundle: Path) -> Layout:

@@ -15,8 +15,7 @@ import shutil
 import pytest
 import yaml
 
-from conftest import copy_project, serve_folder
-from ingest.build import build_site
+from conftest import copy_project, deployed_at_its_address
 
 PAYLOAD = ("""'" onload="alert(1)"></iframe><img src=x onerror=alert(2)><svg onload=alert(3)>&amp; """
            """</script><script>alert(5)</script>\u2028 =HYPERLINK("http://example.com","x") """)
@@ -43,14 +42,8 @@ def hostile_site(tmp_path_factory):
             _poison(folder / "bundle.yaml")
         else:
             shutil.rmtree(folder)
-    server = serve_folder(layout.public)  # started first: the build is given its address, as Netlify's URL
-    base = f"http://127.0.0.1:{server.server_port}"
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("URL", base)
-        env.delenv("DEPLOY_PRIME_URL", raising=False)
-        build_site(layout)
-    yield layout, base
-    server.shutdown()
+    with deployed_at_its_address(layout) as base:
+        yield layout, base
 
 
 def _paste(page, markup: str) -> dict:
@@ -144,3 +137,17 @@ def test_search_results_show_hostile_titles_as_text(hostile_site, page):
         .flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => a.name))""") == []
     assert "<img src=x onerror=alert(2)>" in results.inner_text()
     assert page.errors == []
+
+
+def test_every_oembed_answer_s_html_pastes_as_an_iframe_and_nothing_else(hostile_site, page):
+    """What an oEmbed consumer inserts into its page (the answer's html) is the same safe snippet."""
+    layout, base = hostile_site
+    charts = json.loads((layout.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
+    for chart in charts:
+        answer = json.loads((layout.public / "embed" / chart["id"] / "oembed.json").read_text(encoding="utf-8"))
+        assert answer["title"] == chart["title"] and PAYLOAD in answer["title"]
+        result = _paste(page, answer["html"])
+        assert result == {"dialogs": [], "handlers": []}, chart["id"]
+        assert page.eval_on_selector_all("body > *", "els => els.map((e) => e.tagName)") == ["IFRAME"]
+        assert page.get_attribute("iframe", "title") == chart["title"]
+        assert page.get_attribute("iframe", "src") == f"{base}/embed/{chart['id']}/"

@@ -13,6 +13,7 @@ import duckdb
 
 from ..fields import as_data
 from .artifacts import artifact_rows, export_artifacts
+from .badges import export_badges
 from .colours import colour_chart, positions
 from .compare import export_compare
 from .csv_cells import export_rule
@@ -23,6 +24,7 @@ from .explore import export_explore
 from .facets import facet_pages_data
 from .findings import findings, headlines, ledger
 from .citation import study_reference, write_references
+from .sql_page import export_sql
 from .study import export_studies
 
 
@@ -69,6 +71,9 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
     found = {"findings": findings(facets), "ledger": ledger(con), "headlines": headlines(facets)}
     (data / "findings.json").write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")
     export_compare(con, out_dir=data, assets_dir=out_dir / "assets")
+    (data / "sql.json").write_text(json.dumps(export_sql(con, static_dir=out_dir / "static"), ensure_ascii=False),
+                                   encoding="utf-8")
+    export_badges(con, static_dir=out_dir / "static")
     export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads
     charts = export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,
                            specs_path=out_dir / "embed-specs.json", site_url=site_url)

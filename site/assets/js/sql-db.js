@@ -1,0 +1,88 @@
+// DuckDB-WASM for the /sql/ page: the module and worker the site serves itself (under the page's
+// data-duckdb address, linked from the npm package at build time: ingest/wasm_files.py), and the
+// database's tables and views loaded from the Arrow streams the schema list names (data-file).
+import {AsyncDuckDB, VoidLogger, selectBundle} from "@duckdb/duckdb-wasm";
+
+function bundles(base) {
+  const at = (name) => new URL(name, new URL(base, location.href)).href;
+  return {
+    mvp: {mainModule: at("duckdb-mvp.wasm"), mainWorker: at("duckdb-browser-mvp.worker.js")},
+    eh: {mainModule: at("duckdb-eh.wasm"), mainWorker: at("duckdb-browser-eh.worker.js")},
+  };
+}
+
+// tables: [{name, file}]. Resolves to {conn, tables} once DuckDB runs; a table is fetched and loaded
+// the first time a query names it (run), so a first query downloads only what it reads. Rejects when
+// the worker fails (DuckDB-WASM's own promises would wait for ever: a refused WebAssembly compile, say).
+export async function openDatabase(base, tables) {
+  compilesWebAssembly();
+  const bundle = await selectBundle(bundles(base));
+  const worker = new Worker(bundle.mainWorker);  // same origin: the page's CSP allows it as 'self'
+  const failed = new Promise((_, reject) => worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    reject(new Error(event.message || "its worker stopped"));
+  }, {once: true}));
+  const conn = await Promise.race([start(new AsyncDuckDB(new VoidLogger(), worker), bundle), failed]);
+  return {conn, tables: new Map(tables.map((t) => [t.name, {file: t.file, loaded: null}]))};
+}
+
+// The smallest module (its header alone), compiled here first: where the page's Content-Security-Policy
+// refuses WebAssembly, the worker's refusal would never reach the page, which would wait for ever.
+function compilesWebAssembly() {
+  try {
+    new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+  } catch (err) {
+    throw new Error(`this page may not run WebAssembly (${err.message})`);
+  }
+}
+
+async function start(db, bundle) {
+  await db.instantiate(bundle.mainModule);
+  // numbers arrive as JavaScript numbers; extensions are never fetched (the CSP would refuse them anyway)
+  await db.open({query: {castBigIntToDouble: true, castDecimalToDouble: true, castTimestampToDate: true}});
+  const conn = await db.connect();
+  await conn.query("SET autoinstall_known_extensions = false");
+  await conn.query("SET autoload_known_extensions = false");
+  return conn;
+}
+
+// The tables a query names (as a word: "results", "claims"); a query that names none (SELECT 1, the
+// catalog's views) gets them all, so that what it lists is the whole database.
+const named = (sql, names) => {
+  const found = names.filter((name) => new RegExp(`\\b${name}\\b`, "i").test(sql));
+  return found.length ? found : names;
+};
+
+async function ensure({conn, tables}, sql) {
+  await Promise.all(named(sql, [...tables.keys()]).map((name) => {
+    const table = tables.get(name);
+    table.loaded ??= fetch(table.file).then(async (response) => {
+      if (!response.ok) throw new Error(`${table.file}: HTTP ${response.status}`);
+      await conn.insertArrowFromIPCStream(new Uint8Array(await response.arrayBuffer()), {name, create: true});
+    });
+    return table.loaded;
+  }));
+}
+
+// A query's result as {columns: [{name, numeric}], rows: [[value...]]}: numbers stay numbers, a
+// list is its items, a date its ISO text, NULL null.
+export async function run(db, sql) {
+  await ensure(db, sql);
+  const table = await db.conn.query(sql);
+  const names = table.schema.fields.map((f) => f.name);
+  const rows = table.toArray().map((row) => names.map((name) => plain(row[name])));
+  const columns = names.map((name, i) => ({
+    name,
+    numeric: rows.some((r) => r[i] !== null) && rows.every((r) => r[i] === null || typeof r[i] === "number"),
+  }));
+  return {columns, rows};
+}
+
+function plain(value) {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "bigint") return Number(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "object" && typeof value.toArray === "function") return JSON.stringify([...value.toArray()].map(plain));
+  if (typeof value === "object") return JSON.stringify(value);
+  return value;
+}

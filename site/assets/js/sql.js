@@ -1,0 +1,116 @@
+// The /sql/ page: the database in the reader's browser (sql-db.js). The query lives in the address
+// (?q=...), so a result can be shared; the example links carry theirs.
+import {openDatabase, run} from "./sql-db.js";
+import {chartOf, csvOf, showTable} from "./sql-result.js";
+
+const root = document.getElementById("sql");
+const form = document.getElementById("sql-form");
+const input = document.getElementById("sql-query");
+const status = document.getElementById("sql-status");
+const error = document.getElementById("sql-error");
+const resultBox = document.getElementById("sql-result");
+const figure = document.getElementById("sql-chart");
+const csvLink = document.getElementById("sql-csv");
+const runButton = form.querySelector("button[type=submit]");
+
+const tables = [...document.querySelectorAll(".sql-table[data-file]")].map((el) => ({name: el.dataset.table, file: el.dataset.file}));
+const started = performance.now();
+status.textContent = "Loading DuckDB…";
+runButton.hidden = false;
+runButton.disabled = true;
+const ready = openDatabase(root.dataset.duckdb, tables).then((db) => {
+  performance.mark("sql-ready");  // benchmarks/bench_sql.py reads these marks
+  status.textContent = `DuckDB ready in ${Math.round(performance.now() - started)} ms; each table is loaded when a query first names it.`;
+  runButton.disabled = false;
+  return db;
+}, (err) => {
+  status.textContent = "";
+  showError(`DuckDB could not start in this browser: ${err.message}`);
+  return null;  // the error stays on the page; a query waits for nothing
+});
+
+function showError(message) {
+  error.textContent = message;
+  error.hidden = false;
+}
+
+let current = null;
+async function execute(sql) {
+  const db = await ready;
+  if (!db) return;
+  error.hidden = true;
+  const t0 = performance.now();
+  root.setAttribute("aria-busy", "true");
+  try {
+    current = await run(db, sql);
+  } catch (err) {
+    resultBox.hidden = true;
+    showError(err.message);
+    return;
+  } finally {
+    root.setAttribute("aria-busy", "false");
+  }
+  if (!performance.getEntriesByName("sql-first-result").length) performance.mark("sql-first-result");
+  const ms = Math.round(performance.now() - t0);
+  const count = current.rows.length;
+  document.getElementById("sql-count").textContent =
+    `${count} ${count === 1 ? "row" : "rows"} in ${ms} ms${count > 1000 ? " (the first 1,000 shown; the CSV has all)" : ""}`;
+  resultBox.hidden = false;  // before drawing: the chart takes the width it is given
+  showTable(document.getElementById("sql-table"), current);
+  drawChart(current);
+  status.textContent = `${count} ${count === 1 ? "row" : "rows"}.`;
+}
+
+function drawChart(result) {
+  const chart = chartOf(result);
+  figure.querySelector("svg, figure")?.remove();
+  const caption = figure.querySelector("figcaption");
+  if (!chart.draw) {
+    figure.hidden = true;
+    return;
+  }
+  figure.hidden = false;
+  caption.textContent = chart.caption;
+  const drawn = chart.draw(Math.max(320, figure.parentElement.clientWidth));
+  // one image to assistive technology (its numbers are the table below), not Plot's groups of marks
+  drawn.setAttribute("role", "img");
+  drawn.setAttribute("aria-label", chart.caption);
+  figure.insertBefore(drawn, caption);
+}
+
+csvLink.addEventListener("click", () => {
+  if (!current) return;
+  if (csvLink.dataset.url) URL.revokeObjectURL(csvLink.dataset.url);
+  csvLink.dataset.url = URL.createObjectURL(new Blob([csvOf(current)], {type: "text/csv"}));
+  csvLink.href = csvLink.dataset.url;
+  csvLink.download = "query.csv";
+});
+
+function fromAddress() {
+  const q = new URLSearchParams(location.search).get("q");
+  if (q) {
+    input.value = q;
+    execute(q);
+  }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const sql = input.value.trim();
+  if (!sql) return;
+  const url = new URL(location.href);
+  url.search = new URLSearchParams({q: sql}).toString();
+  url.hash = "";
+  history.pushState(null, "", url);
+  execute(sql);
+});
+for (const link of document.querySelectorAll("a[data-example]")) {
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    history.pushState(null, "", link.href);
+    fromAddress();
+    input.focus();
+  });
+}
+window.addEventListener("popstate", fromAddress);
+fromAddress();
