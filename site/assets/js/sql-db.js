@@ -1,14 +1,17 @@
 // DuckDB-WASM for the /sql/ page: the module and worker the site serves itself (under the page's
 // data-duckdb address, linked from the npm package at build time: ingest/wasm_files.py), and the
 // database's tables and views loaded from the Arrow streams the schema list names (data-file).
-import {AsyncDuckDB, VoidLogger, selectBundle} from "@duckdb/duckdb-wasm";
+import {AsyncDuckDB, VoidLogger, getPlatformFeatures} from "@duckdb/duckdb-wasm";
 
-function bundles(base) {
+// The build of DuckDB-WASM the site serves: the one for WebAssembly with exception handling ("eh"),
+// which every current browser has. Its fallback for browsers without ("mvp", 38 MB more in every
+// deploy) is not served: such a browser is told so.
+async function bundle(base) {
+  if (!(await getPlatformFeatures()).wasmExceptions) {
+    throw new Error("this browser lacks WebAssembly exception handling, which the site's DuckDB needs");
+  }
   const at = (name) => new URL(name, new URL(base, location.href)).href;
-  return {
-    mvp: {mainModule: at("duckdb-mvp.wasm"), mainWorker: at("duckdb-browser-mvp.worker.js")},
-    eh: {mainModule: at("duckdb-eh.wasm"), mainWorker: at("duckdb-browser-eh.worker.js")},
-  };
+  return {mainModule: at("duckdb-eh.wasm"), mainWorker: at("duckdb-browser-eh.worker.js")};
 }
 
 // tables: [{name, file}]. Resolves to {conn, tables} once DuckDB runs; a table is fetched and loaded
@@ -16,13 +19,13 @@ function bundles(base) {
 // the worker fails (DuckDB-WASM's own promises would wait for ever: a refused WebAssembly compile, say).
 export async function openDatabase(base, tables) {
   compilesWebAssembly();
-  const bundle = await selectBundle(bundles(base));
-  const worker = new Worker(bundle.mainWorker);  // same origin: the page's CSP allows it as 'self'
+  const served = await bundle(base);
+  const worker = new Worker(served.mainWorker);  // same origin: the page's CSP allows it as 'self'
   const failed = new Promise((_, reject) => worker.addEventListener("error", (event) => {
     event.preventDefault();
     reject(new Error(event.message || "its worker stopped"));
   }, {once: true}));
-  const conn = await Promise.race([start(new AsyncDuckDB(new VoidLogger(), worker), bundle), failed]);
+  const conn = await Promise.race([start(new AsyncDuckDB(new VoidLogger(), worker), served), failed]);
   return {conn, tables: new Map(tables.map((t) => [t.name, {file: t.file, loaded: null}]))};
 }
 
@@ -36,8 +39,8 @@ function compilesWebAssembly() {
   }
 }
 
-async function start(db, bundle) {
-  await db.instantiate(bundle.mainModule);
+async function start(db, served) {
+  await db.instantiate(served.mainModule);
   // numbers arrive as JavaScript numbers; extensions are never fetched (the CSP would refuse them anyway)
   await db.open({query: {castBigIntToDouble: true, castDecimalToDouble: true, castTimestampToDate: true}});
   const conn = await db.connect();
