@@ -23,6 +23,7 @@ from .explore import export_explore
 from .facets import facet_pages_data
 from .findings import findings, ledger
 from .citation import study_reference, write_references
+from .quality import export_quality
 from .study import export_studies
 
 
@@ -69,6 +70,7 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
     (data / "findings.json").write_text(json.dumps({"findings": findings(facets), "ledger": ledger(con)},
                                                    ensure_ascii=False), encoding="utf-8")
     export_compare(con, out_dir=data, assets_dir=out_dir / "assets")
+    export_quality(con, data_dir=data, downloads=out_dir / "static" / "data")
     export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads
     charts = export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,
                            specs_path=out_dir / "embed-specs.json", site_url=site_url)

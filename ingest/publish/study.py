@@ -10,6 +10,7 @@ from pathlib import Path
 from ..fields import metric_label
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
+from .quality import run_quality
 from .runs import runs_charts, study_runs, traces
 
 AXIS_LABELS = {"threads": "Concurrent users (threads)"}
@@ -87,6 +88,9 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
     labels = {s["system"]: s["label"] for s in systems}
     usable = {s["system"]: s["usable_capacity"] for s in systems}
     runs = study_runs(db, study, labels)
+    quality = run_quality(db, study)
+    for run in runs:
+        run["quality"] = quality.get(run["artifact"])
     claims = db.of(study, "SELECT * EXCLUDE (position) REPLACE (round(computed, 2) AS computed) "
                           "FROM claims ORDER BY study, position")
     return {
