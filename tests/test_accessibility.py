@@ -13,7 +13,8 @@ PAGES = [
     "/", "/studies/", "/studies/graid-supremeraid-mysql-2023/", "/studies/measured-mariadb-2core-vm/",
     "/explore/", "/explore/?study=graid-supremeraid-mysql-2023&metric=tps", "/compare/", "/raid-level/",
     "/array-state/", "/doublewrite/", "/embed/", "/embed/graid-supremeraid-mysql-2023--tps-by-users--optimal/",
-    "/artifacts/", "/about/",
+    "/artifacts/", "/about/", "/grades/",
+    "/compare/?series=measured-mariadb-2core-vm:dw-on-uncompressed,graid-supremeraid-mysql-2023:mdraid-raid6",
 ]
 
 
