@@ -12,6 +12,7 @@ from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
 from .quality import run_quality
 from .runs import runs_charts, study_runs, traces
+from .tails import tail_latency
 
 AXIS_LABELS = {"threads": "Concurrent users (threads)"}
 CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "source_href", "printed_as", "correction", "flag",
@@ -110,6 +111,7 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
         "derived": [{**c, "system_label": labels[c["system"]]} for c in cells if c["value_kind"] == "derived"],
         "runs_charts": runs_charts(study, runs),
         "traces": traces(db, study, runs),
+        "tails": tail_latency(db, study, labels),
         "claims": claims,
     }
 

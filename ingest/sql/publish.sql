@@ -43,3 +43,50 @@ SELECT r.*, c.runs, c.value AS mean, c.text AS mean_text, c.low, c.high
 FROM results AS r LEFT JOIN coordinates AS c
   ON c.study = r.study AND c.system = r.system
      AND same_point(c.metric, c.unit, c.state, c.threads, r.metric, r.unit, r.state, r.threads);
+
+-- Tail latency from sysbench --histogram output (the histograms table): a percentile is the value of
+-- the first printed bucket at which the running count reaches floor(events x p / 100 + 0.5), as
+-- sysbench computes its own (sb_histogram.c, sb_histogram_snapshot_get_pct; it prints only the
+-- buckets that hold events, so skipping the empty ones changes nothing). Values are the buckets'
+-- printed values (ms, three decimals). The percentiles are 95, 99 and 99.9.
+CREATE MACRO latency_pct(value_ms, running, events, p) AS
+    min(value_ms) FILTER (WHERE running >= floor(events * p / 100 + 0.5));
+
+-- Each run with a histogram, in the array state it ran in (the trace's, else the bundle's).
+CREATE VIEW run_latency AS
+WITH h AS (
+    SELECT study, artifact, value_ms,
+           sum(count) OVER (PARTITION BY study, artifact ORDER BY position) AS running,
+           sum(count) OVER (PARTITION BY study, artifact) AS events
+    FROM histograms
+)
+SELECT h.study, h.artifact, r.system, r.workload, r.threads,
+       coalesce(r.computed_state, r.state, 'not stated') AS state, any_value(h.events) AS events,
+       latency_pct(h.value_ms, h.running, h.events, 95) AS p95_ms,
+       latency_pct(h.value_ms, h.running, h.events, 99) AS p99_ms,
+       latency_pct(h.value_ms, h.running, h.events, 99.9) AS p999_ms
+FROM h JOIN runs AS r USING (study, artifact)
+GROUP BY ALL;
+
+-- The histograms of the runs of one system, workload, thread count and array state added together
+-- (a bucket is its printed value), with each bucket's share of the events at or below it.
+CREATE VIEW state_histograms AS
+WITH merged AS (
+    SELECT h.study, r.system, r.workload, r.threads, coalesce(r.computed_state, r.state, 'not stated') AS state,
+           h.value_ms, sum(h.count) AS count, count(DISTINCT h.artifact) AS runs
+    FROM histograms AS h JOIN runs AS r USING (study, artifact)
+    GROUP BY ALL
+)
+SELECT *, sum(count) OVER w AS running, sum(count) OVER (PARTITION BY study, system, workload, threads, state) AS events,
+       sum(count) OVER w / sum(count) OVER (PARTITION BY study, system, workload, threads, state) AS share
+FROM merged
+WINDOW w AS (PARTITION BY study, system, workload, threads, state ORDER BY value_ms);
+
+-- p95, p99 and p99.9 of each system, workload, thread count and array state, from the merged histograms.
+CREATE VIEW latency_by_state AS
+SELECT study, system, workload, threads, state, max(runs) AS runs, any_value(events) AS events,
+       latency_pct(value_ms, running, events, 95) AS p95_ms,
+       latency_pct(value_ms, running, events, 99) AS p99_ms,
+       latency_pct(value_ms, running, events, 99.9) AS p999_ms
+FROM state_histograms
+GROUP BY ALL;
