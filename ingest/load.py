@@ -172,6 +172,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             "storage_product": s.storage.product, "storage_vendor": s.storage.vendor, "storage_kind": s.storage.kind,
             "raid_level": s.raid.level if s.raid else None, "drives": s.raid.drives if s.raid else None,
             "device": s.raid.drive_model if s.raid else None, "chunk_kib": s.raid.chunk_kib if s.raid else None,
+            "drive_capacity_tb": s.raid.drive_capacity_tb if s.raid else None,
             "protocol": s.protocol,
             "filesystem": s.filesystem.type if s.filesystem else None,
             "mount_options": ",".join(s.filesystem.mount_options) if s.filesystem else None,

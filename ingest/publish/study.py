@@ -12,6 +12,7 @@ from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
 from .quality import run_quality
 from .runs import runs_charts, study_runs, traces
+from .redundancy import redundancy_price
 from .tails import tail_latency
 
 AXIS_LABELS = {"threads": "Concurrent users (threads)"}
@@ -112,6 +113,7 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
         "runs_charts": runs_charts(study, runs),
         "traces": traces(db, study, runs),
         "tails": tail_latency(db, study, labels),
+        "redundancy": redundancy_price(db, study, labels),
         "claims": claims,
     }
 

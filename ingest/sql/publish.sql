@@ -90,3 +90,44 @@ SELECT study, system, workload, threads, state, max(runs) AS runs, any_value(eve
        latency_pct(value_ms, running, events, 99.9) AS p999_ms
 FROM state_histograms
 GROUP BY ALL;
+
+-- The price of redundancy: figures derived from a system's stated drives, drive capacity and RAID
+-- level (its usable fraction, systems.usable_capacity) and its values; each row with its formula and
+-- inputs, as the claims ledger shows them. Only where the inputs are recorded; nothing is assumed.
+CREATE VIEW redundancy_price AS
+WITH capacity AS (
+    SELECT study, system, raid_level, drives, drive_capacity_tb, usable_capacity,
+           drives * drive_capacity_tb * usable_capacity AS usable_tb
+    FROM systems
+    WHERE drives IS NOT NULL AND drive_capacity_tb IS NOT NULL AND usable_capacity IS NOT NULL
+), peak AS (   -- each state's highest TPS over the loads (coordinates: one value a load, none where ambiguous)
+    SELECT study, system, state, max(value) AS tps, arg_max(threads, value) AS threads,
+           arg_max(value_text, value) AS tps_text, arg_max(provenance, value) AS provenance
+    FROM coordinates WHERE metric = 'tps' GROUP BY ALL
+), kept AS (   -- TPS while rebuilding over TPS in optimal state, at each load both were measured at
+    SELECT r.study, r.system, min(r.value / o.value) AS low, max(r.value / o.value) AS high, count(*) AS loads
+    FROM coordinates AS r JOIN coordinates AS o
+      ON o.study = r.study AND o.system = r.system AND o.metric = 'tps' AND o.state = 'optimal'
+     AND o.threads IS NOT DISTINCT FROM r.threads AND o.unit = r.unit
+    WHERE r.metric = 'tps' AND r.state = 'rebuilding' GROUP BY ALL
+)
+SELECT c.study, c.system, 1 AS position, 'usable capacity' AS figure, round(c.usable_tb, 2) AS value, 'TB' AS unit,
+       'drives x drive capacity x usable fraction of the RAID level' AS formula,
+       format('{} drives x {} TB x {} (RAID {})', c.drives, c.drive_capacity_tb, c.usable_capacity, c.raid_level) AS inputs
+FROM capacity AS c
+UNION ALL
+SELECT c.study, c.system, 2, format('peak TPS per usable TB ({})', coalesce(p.state, 'state not stated')),
+       round(p.tps / c.usable_tb, 1), 'TPS/TB', 'peak TPS / usable capacity',
+       format('{} TPS at {} threads ({}) / {} TB', p.tps_text, p.threads, p.provenance, round(c.usable_tb, 2))
+FROM capacity AS c JOIN peak AS p USING (study, system)
+UNION ALL
+SELECT c.study, c.system, 3, 'exposure window of a rebuild', round(c.drive_capacity_tb * 1e6 / m.value / 3600, 2), 'h',
+       'drive capacity / rebuild speed (assumes the speed holds over the whole drive)',
+       format('{} TB = {} MB / {} MB/s ({}, {})', c.drive_capacity_tb, CAST(c.drive_capacity_tb * 1e6 AS BIGINT), m.value_text,
+              m.value_kind, m.provenance)
+FROM capacity AS c JOIN results AS m ON m.study = c.study AND m.system = c.system AND m.metric = 'rebuild_mb_s'
+UNION ALL
+SELECT k.study, k.system, 4, 'throughput kept while rebuilding', round(k.low * 100, 1), '% (lowest)',
+       'TPS rebuilding / TPS optimal at the same load, lowest and highest over the loads',
+       format('{} loads; highest {}%', k.loads, round(k.high * 100, 1))
+FROM kept AS k;

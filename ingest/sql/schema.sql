@@ -72,6 +72,7 @@ CREATE TABLE systems (
     drives           INTEGER,
     device           VARCHAR,
     chunk_kib        DOUBLE,
+    drive_capacity_tb DOUBLE,               -- each drive's capacity (TB) as the bundle states it
     protocol         VARCHAR NOT NULL,
     filesystem       VARCHAR,
     mount_options    VARCHAR,
