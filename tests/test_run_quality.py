@@ -13,6 +13,7 @@ import duckdb
 import pytest
 
 from ingest.load import build_database, create_schema
+from ingest.parsers.sysbench import parse_file
 from ingest.quality import grade_runs, rules
 from ingest.validate import validate_file
 
@@ -270,3 +271,19 @@ def test_compare_warns_when_grades_differ(built_site, site_url, page):
               "measured-mariadb-2core-vm:dw-off-uncompressed")
     page.wait_for_selector("#compare-values tbody tr")
     assert page.locator("#compare-grades").is_hidden()
+
+
+def test_a_real_log_whose_samples_count_no_transactions():
+    # mariadbbench-0.5-errors-reconnects-cols.log: 25 samples every 2 s, each "tps: 0.00" and
+    # "errors: 0.00, reconnects:  0.00" (a write-only load: "transactions: 0" in its summary)
+    run = parse_file(ROOT / "tests" / "fixtures" / "sysbench" / "mariadbbench-0.5-errors-reconnects-cols.log")
+    samples = run["intervals"].tables()
+    tps = [v for part in samples for v in part.column("tps").to_pylist()]
+    assert len(tps) == 25 and set(tps) == {0.0}
+    con = _synthetic({"writes": {"tps": tps}})
+    checks = _checks(con, "writes")
+    for rule in ("warmup", "steady_cv", "trend", "stalls"):
+        assert checks[rule] == ("not known", None, "not known: the samples count no transactions (TPS 0 throughout)")
+    assert checks["errors"][0] == "not known"
+    assert checks["duration"][0] == "fail"  # 25 samples of the synthetic 1 s clock: 25 s
+    assert con.execute("SELECT grade, warmup_s, tps_mean_steady FROM run_grades").fetchone() == ("fail", None, None)

@@ -9,6 +9,7 @@ SELECT r.study, r.artifact, r.system, r.workload, r.threads, r.threads_source, r
        coalesce(r.report_interval_s, min(i.t_s)) AS step,
        coalesce(r.elapsed_s, max(i.t_s)) AS length_s,
        median(i.tps) AS median_tps,
+       coalesce(sum(i.tps), 0) = 0 AS no_tx,   -- the samples count no transaction: TPS rules cannot apply
        avg(i.tps) AS mean_all, stddev_samp(i.tps) / nullif(avg(i.tps), 0) AS cv_all,
        avg(i.tps) FILTER (WHERE i.t_s > r_last.half) AS ref,
        sum(i.errors_s) AS errors, sum(i.reconnects_s) AS reconnects, count(i.errors_s) AS error_samples,
@@ -144,9 +145,10 @@ SELECT r.study, r.artifact, 'duration',
 FROM q_runs AS r WHERE r.samples > 0
 UNION ALL
 SELECT r.study, r.artifact, 'warmup',
-       CASE WHEN q.first_full IS NULL THEN 'not known' WHEN q.steady_from IS NULL THEN 'fail' ELSE 'pass' END,
-       q.warmup_s,
-       CASE WHEN q.first_full IS NULL
+       CASE WHEN r.no_tx OR q.first_full IS NULL THEN 'not known' WHEN q.steady_from IS NULL THEN 'fail' ELSE 'pass' END,
+       CASE WHEN NOT r.no_tx THEN q.warmup_s END,
+       CASE WHEN r.no_tx THEN 'not known: the samples count no transactions (TPS 0 throughout)'
+            WHEN q.first_full IS NULL
                  THEN format('not known: the samples span {} s, shorter than one {} s window', r.last_t, {window_s})
             WHEN q.steady_from IS NULL
                  THEN format('TPS never settles: no {} s window in the first {}% of the run has a mean within {}% of the second half''s mean ({})',
@@ -157,10 +159,11 @@ SELECT r.study, r.artifact, 'warmup',
 FROM q_runs AS r JOIN q_steady AS q USING (study, artifact)
 UNION ALL
 SELECT r.study, r.artifact, 'steady_cv',
-       CASE WHEN q.cv_steady IS NULL THEN 'not known' WHEN q.cv_steady > {cv_fail} THEN 'fail'
+       CASE WHEN r.no_tx OR q.cv_steady IS NULL THEN 'not known' WHEN q.cv_steady > {cv_fail} THEN 'fail'
             WHEN q.cv_steady > {cv_warn} THEN 'warn' ELSE 'pass' END,
        q.cv_steady,
-       CASE WHEN q.cv_steady IS NULL THEN 'not known: fewer than two samples'
+       CASE WHEN r.no_tx THEN 'not known: the samples count no transactions (TPS 0 throughout)'
+            WHEN q.cv_steady IS NULL THEN 'not known: fewer than two samples'
             ELSE format('CV {} over {} samples ({}); {}', round(q.cv_steady, 4), q.n,
                         CASE WHEN q.steady_from IS NULL THEN 'warm-up included: not determined' ELSE 'warm-up excluded' END,
                         CASE WHEN q.cv_steady > {cv_fail} THEN format('above {}', {cv_fail})
@@ -169,10 +172,11 @@ SELECT r.study, r.artifact, 'steady_cv',
 FROM q_runs AS r JOIN q_steady AS q USING (study, artifact)
 UNION ALL
 SELECT r.study, r.artifact, 'trend',
-       CASE WHEN q.trend IS NULL THEN 'not known' WHEN abs(q.trend) > {trend_fail} THEN 'fail'
+       CASE WHEN r.no_tx OR q.trend IS NULL THEN 'not known' WHEN abs(q.trend) > {trend_fail} THEN 'fail'
             WHEN abs(q.trend) > {trend_warn} THEN 'warn' ELSE 'pass' END,
        q.trend,
-       CASE WHEN q.trend IS NULL THEN 'not known: fewer than three samples'
+       CASE WHEN r.no_tx THEN 'not known: the samples count no transactions (TPS 0 throughout)'
+            WHEN q.trend IS NULL THEN 'not known: fewer than three samples'
             ELSE format('{}% of the mean per minute over {} samples ({}); {}', round(q.trend, 2), q.n,
                         CASE WHEN q.steady_from IS NULL THEN 'warm-up included: not determined' ELSE 'warm-up excluded' END,
                         CASE WHEN abs(q.trend) > {trend_fail} THEN format('steeper than {}%', {trend_fail})
@@ -181,9 +185,10 @@ SELECT r.study, r.artifact, 'trend',
 FROM q_runs AS r JOIN q_steady AS q USING (study, artifact)
 UNION ALL
 SELECT r.study, r.artifact, 'stalls',
-       CASE WHEN count(s.t_s) >= {stall_warn_at} THEN 'warn' ELSE 'pass' END,
-       count(s.t_s),
-       CASE WHEN count(s.t_s) = 0
+       CASE WHEN any_value(r.no_tx) THEN 'not known' WHEN count(s.t_s) >= {stall_warn_at} THEN 'warn' ELSE 'pass' END,
+       CASE WHEN NOT any_value(r.no_tx) THEN count(s.t_s) END,
+       CASE WHEN any_value(r.no_tx) THEN 'not known: the samples count no transactions (TPS 0 throughout)'
+            WHEN count(s.t_s) = 0
             THEN format('no sample under {}% of the median TPS ({})', CAST(round({stall_share} * 100) AS INTEGER), round(any_value(r.median_tps), 2))
             ELSE format('{} sample{} under {}% of the median TPS ({}): {}', count(s.t_s),
                         CASE WHEN count(s.t_s) = 1 THEN '' ELSE 's' END, CAST(round({stall_share} * 100) AS INTEGER),
@@ -195,10 +200,13 @@ WHERE r.samples > 0 GROUP BY r.study, r.artifact
 UNION ALL
 SELECT r.study, r.artifact, 'errors',
        CASE WHEN r.error_samples = 0 THEN 'not known' WHEN r.reconnects > 0 THEN 'fail'
-            WHEN r.errors / nullif(r.tps_with_errors, 0) > {err_fail} THEN 'fail'
-            WHEN r.errors / nullif(r.tps_with_errors, 0) > {err_warn} THEN 'warn' ELSE 'pass' END,
-       CASE WHEN r.error_samples > 0 THEN coalesce(r.errors / nullif(r.tps_with_errors, 0), 0) END,
+            WHEN coalesce(r.tps_with_errors, 0) = 0 THEN 'not known'
+            WHEN r.errors / r.tps_with_errors > {err_fail} THEN 'fail'
+            WHEN r.errors / r.tps_with_errors > {err_warn} THEN 'warn' ELSE 'pass' END,
+       CASE WHEN r.error_samples > 0 THEN r.errors / nullif(r.tps_with_errors, 0) END,
        CASE WHEN r.error_samples = 0 THEN 'not known: the samples print no err/s or reconn/s'
+            WHEN r.reconnects = 0 AND coalesce(r.tps_with_errors, 0) = 0
+                 THEN format('not known: {} errors per second summed, but the samples count no transactions', round(r.errors, 2))
             ELSE format('{} errors per transaction; reconnects in {} sample{}{}',
                         round(coalesce(r.errors / nullif(r.tps_with_errors, 0), 0), 4), r.reconnect_samples,
                         CASE WHEN r.reconnect_samples = 1 THEN '' ELSE 's' END,
@@ -242,11 +250,13 @@ SELECT r.study, r.artifact,
             ELSE coalesce(string_agg(CASE WHEN c.status = 'not known' THEN format('{}: {}', k.label, c.reason)
                                           ELSE format('{} ({}): {}', k.label, c.status, c.reason) END, '; ' ORDER BY k.position)
                               FILTER (WHERE c.status <> 'pass'), 'every rule passes') END,
-       r.samples, any_value(q.warmup_s), r.mean_all, any_value(q.mean_steady) FILTER (WHERE q.steady_from IS NOT NULL),
-       r.cv_all, any_value(q.cv_steady) FILTER (WHERE q.steady_from IS NOT NULL), any_value(q.trend),
+       r.samples, CASE WHEN NOT r.no_tx THEN any_value(q.warmup_s) END, r.mean_all,
+       CASE WHEN NOT r.no_tx THEN any_value(q.mean_steady) FILTER (WHERE q.steady_from IS NOT NULL) END,
+       r.cv_all, CASE WHEN NOT r.no_tx THEN any_value(q.cv_steady) FILTER (WHERE q.steady_from IS NOT NULL) END,
+       CASE WHEN NOT r.no_tx THEN any_value(q.trend) END,
        CAST(max(c.value) FILTER (WHERE c.rule = 'stalls') AS INTEGER)
 FROM q_runs AS r
 LEFT JOIN run_checks AS c USING (study, artifact)
 LEFT JOIN quality_rules AS k ON k.rule = c.rule
 LEFT JOIN q_steady AS q ON q.study = r.study AND q.artifact = r.artifact
-GROUP BY r.study, r.artifact, r.samples, r.mean_all, r.cv_all;
+GROUP BY r.study, r.artifact, r.samples, r.mean_all, r.cv_all, r.no_tx;
