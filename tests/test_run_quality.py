@@ -37,11 +37,17 @@ def _checks(con, artifact: str) -> dict[str, tuple]:
         "SELECT rule, status, value, reason FROM run_checks WHERE artifact = ?", [artifact]).fetchall()}
 
 
-@pytest.fixture(scope="module")
-def measured(tmp_path_factory):
-    con = _database(tmp_path_factory.mktemp("measured"), MEASURED)
-    yield con
-    con.close()
+def _module_database(folder: Path):
+    """A module-wide fixture: the database of one bundle, graded."""
+    @pytest.fixture(scope="module")
+    def database(tmp_path_factory):
+        con = _database(tmp_path_factory.mktemp(folder.name), folder)
+        yield con
+        con.close()
+    return database
+
+
+measured = _module_database(MEASURED)
 
 
 def test_the_measured_bundle_fails_the_minimum_length(measured):
@@ -97,11 +103,7 @@ def _warmup_by_hand(samples: list[tuple[int, float]], step: int) -> int | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def fixture_db(tmp_path_factory):
-    con = _database(tmp_path_factory.mktemp("fixture"), FIXTURE)
-    yield con
-    con.close()
+fixture_db = _module_database(FIXTURE)
 
 
 def test_warm_up_of_real_corpus_logs(fixture_db):
@@ -287,3 +289,25 @@ def test_a_real_log_whose_samples_count_no_transactions():
     assert checks["errors"][0] == "not known"
     assert checks["duration"][0] == "fail"  # 25 samples of the synthetic 1 s clock: 25 s
     assert con.execute("SELECT grade, warmup_s, tps_mean_steady FROM run_grades").fetchone() == ("fail", None, None)
+
+
+long_runs = _module_database(ROOT / "data" / "measured-mariadb-2core-vm-5min")
+
+
+def test_the_recaptured_bundle_passes_length_data_size_and_settings(long_runs):
+    rows = long_runs.execute("SELECT rule, status, count(*) FROM run_checks WHERE rule IN "
+                             "('duration', 'buffer_pool', 'settings', 'errors') GROUP BY ALL ORDER BY ALL").fetchall()
+    assert rows == [("buffer_pool", "pass", 4), ("duration", "pass", 4), ("errors", "pass", 4), ("settings", "pass", 4)]
+    checks = _checks(long_runs, "dw-on-uncompressed-oltp-read-write-t2-r1")
+    # artifacts/dw-on-uncompressed-oltp_read_write-t2-r1.log line 668: "total time: 300.0043s"
+    assert checks["duration"][1] == 300.0043
+    # the log's command: --tables=3 --table-size=250000, x 230 bytes, against 134217728 bytes
+    assert checks["buffer_pool"][1] == pytest.approx(3 * 250000 * 230 / 134217728)
+    assert checks["settings"][2] == "as declared: buffer pool (MiB), doublewrite, threads, tables, rows per table"
+
+
+def test_stalls_of_a_recaptured_run_checked_by_hand(long_runs):
+    # dw-off-uncompressed: 300 samples with median 988.92 TPS; a quarter of it is 247.23, and the samples
+    # under it are 216.91 (96 s, line 109), 154.75 (259 s), 92.94 (260 s) and 169.36 (278 s); the next is 248.00
+    assert long_runs.execute("SELECT t_s, tps, round(median_tps, 2), array_state FROM run_stalls ORDER BY t_s").fetchall() == [
+        (96, 216.91, 988.92, None), (259, 154.75, 988.92, None), (260, 92.94, 988.92, None), (278, 169.36, 988.92, None)]
