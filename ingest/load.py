@@ -24,6 +24,7 @@ from .fields import results_columns_sql
 from .parsers import artifact_digest
 from .parsers.mdstat import array_state
 from .parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns
+from .quality import grade_runs
 from .validate import LoadedBundle
 
 SQL_DIR = Path(__file__).with_name("sql")
@@ -171,6 +172,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             "storage_product": s.storage.product, "storage_vendor": s.storage.vendor, "storage_kind": s.storage.kind,
             "raid_level": s.raid.level if s.raid else None, "drives": s.raid.drives if s.raid else None,
             "device": s.raid.drive_model if s.raid else None, "chunk_kib": s.raid.chunk_kib if s.raid else None,
+            "drive_capacity_tb": s.raid.drive_capacity_tb if s.raid else None,
             "protocol": s.protocol,
             "filesystem": s.filesystem.type if s.filesystem else None,
             "mount_options": ",".join(s.filesystem.mount_options) if s.filesystem else None,
@@ -185,9 +187,14 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             "tables": w.tables, "rows_per_table": w.rows_per_table, "data_size": w.data_size,
             "distribution": w.distribution, "data_gb": w.data_gb,
         } for w in b.workloads],
+        "system_settings": [{
+            "study": study, "system": s.id, "name": name, "value": _setting_text(value),
+        } for s in b.systems for name, value in s.database.settings.items()],
         "measurements": [],
         "artifacts": [],
         "runs": [],
+        "run_options": [],
+        "histograms": [],
         "intervals": [],
         "trace_samples": [],
         "claims": [{
@@ -227,6 +234,13 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
                 line=result.provenance.line,
             ))
     return out
+
+
+def _setting_text(value: str | int | float | bool) -> str:
+    """A recorded setting as text, as a server prints it: a YAML boolean is ON or OFF."""
+    if isinstance(value, bool):
+        return "ON" if value else "OFF"
+    return str(value)
 
 
 def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index: int, workload: str,
@@ -274,6 +288,11 @@ def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int
         "state_flag": aligned.flag if aligned else None,
     })
     out["intervals"].append((study, artifact.id, run["intervals"]))
+    out["run_options"].extend({"study": study, "artifact": artifact.id, "name": name, "value": value}
+                              for name, value in run.get("command_options", {}).items())
+    out["histograms"].extend({"study": study, "artifact": artifact.id, "position": i, "value_ms": row["value_ms"],
+                              "count": row["count"], "line": row.get("line")}
+                             for i, row in enumerate(run["histogram"]))
     if run["complete"]:
         cells = run_cells(study, artifact, run, index=index, workload=workload)
         out["measurements"].extend({"study": study, **cell} for cell in cells)
@@ -281,8 +300,8 @@ def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int
 
 
 # The tables of a bundle, in the order they are filled (every one has a study column).
-TABLES = ("studies", "sources", "systems", "workloads", "result_tables", "charts", "graph_only", "measurements",
-          "artifacts", "runs", "intervals", "trace_samples", "claims")
+TABLES = ("studies", "sources", "systems", "system_settings", "workloads", "result_tables", "charts", "graph_only",
+          "measurements", "artifacts", "runs", "run_options", "histograms", "intervals", "trace_samples", "claims")
 
 
 def create_schema(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
@@ -337,4 +356,5 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
     """Create ``db_path`` from scratch; it is replaced only once the load has succeeded."""
     with new_database(db_path) as (con, types):
         insert_bundles(con, bundles, types)
+        grade_runs(con)
     return db_path

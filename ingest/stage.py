@@ -34,6 +34,7 @@ import duckdb
 
 from .cache import TMP, CacheCounts, prune
 from .load import TABLES, create_schema, insert_bundles, new_database
+from .quality import grade_runs
 from .problems import Problem
 from .validate import LoadedBundle, display_path, duplicate_id, find_bundle_files, validate_file
 
@@ -209,4 +210,5 @@ def build_database_from(staged: list[Staged], *, db_path: Path) -> Path:
             if files:
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * EXCLUDE ({ORDER}) FROM read_parquet(?) "
                             f"ORDER BY study, {ORDER}", [files])
+        grade_runs(con)
     return db_path

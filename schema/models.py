@@ -143,6 +143,8 @@ class Raid(Model):
     drive_model: Text
     chunk_kib: Annotated[float, Field(gt=0)] | None = None
     group_size: Annotated[int, Field(ge=2, le=INT_MAX)] | None = Field(None, description="RAID group size, when drives form several groups")
+    drive_capacity_tb: Annotated[float, Field(gt=0)] | None = Field(
+        None, description="Each drive's capacity in TB (10^12 bytes) as the source states it (e.g. in the drive's name)")
 
 
 class Filesystem(Model):

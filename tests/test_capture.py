@@ -52,6 +52,18 @@ def test_a_tiny_capture_validates_and_loads(tmp_path):
                        "WHERE metric = 'tps' AND value_kind = 'measured'").fetchone()
     assert rows[0] == 8 and rows[1] == 4 and rows[2] > 0
     assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["tiny-capture"]  # no staging folder left
+    # each log opens with its command (no password) and keeps sysbench's --histogram whole
+    log = (out / "artifacts" / "dw-on-uncompressed-oltp_read_write-t1-r1.log").read_text()
+    assert log.startswith("$ sysbench oltp_read_write --db-driver=mysql") and "--histogram run\n" in log
+    assert "password" not in log
+    assert con.execute("SELECT value FROM run_options WHERE artifact = 'dw-on-uncompressed-oltp-read-write-t1-r1' "
+                       "AND name = 'threads'").fetchone() == ("1",)
+    events, counted = con.execute(
+        "SELECT sum(count), (SELECT count(*) FROM histograms) > 0 FROM histograms "
+        "WHERE artifact = 'dw-on-uncompressed-oltp-read-write-t1-r1'").fetchone()
+    assert counted and events > 0
+    assert con.execute("SELECT status FROM run_checks WHERE artifact = 'dw-on-uncompressed-oltp-read-write-t1-r1' "
+                       "AND rule = 'settings'").fetchone() == ("pass",)
 
 
 def test_a_server_that_refuses_connections(tmp_path):

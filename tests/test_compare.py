@@ -154,7 +154,7 @@ def test_finding_a_series_by_name(page, site_url):
     page.locator("#compare-find").fill("netapp")  # a study's name: all its series
     expect(shown).to_have_count(4)
     page.locator("#compare-find").fill("")
-    expect(page.locator("#compare-form details[data-study]:visible")).to_have_count(5)
+    expect(page.locator("#compare-form details[data-study]:visible")).to_have_count(6)
 
 
 def test_without_javascript_each_study_links_its_series_page(browser, site_url, built_site):

@@ -17,7 +17,8 @@ SEEDED = {k: b for k, b in BUNDLES.items() if any(seed_of(b, s.id) for s in b.so
 
 
 def test_every_published_study_has_its_seed_excerpt():
-    assert sorted(SEEDED) == sorted(k for k in BUNDLES if k != "measured-mariadb-2core-vm")
+    # measured bundles have logs, not a source text
+    assert sorted(SEEDED) == sorted(k for k in BUNDLES if not k.startswith("measured-mariadb-2core-vm"))
 
 
 @pytest.mark.parametrize("study", sorted(SEEDED))

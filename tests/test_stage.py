@@ -53,8 +53,8 @@ def test_a_second_build_reads_every_bundle_from_the_cache(project: Layout, capsy
     first, second = new_generation(project.build), new_generation(project.build)
     prepare(project, first)
     prepare(project, second)
-    assert capsys.readouterr().out.splitlines()[::2] == ["bundles: 5 validated, 0 from the cache",
-                                                         "bundles: 0 validated, 5 from the cache"]
+    assert capsys.readouterr().out.splitlines()[::2] == ["bundles: 6 validated, 0 from the cache",
+                                                         "bundles: 0 validated, 6 from the cache"]
     assert _tables(second.database) == _tables(first.database)
     first = _tables(first.database)
     assert len(first["intervals"]) > 0 and len(first["measurements"]) > 0
@@ -66,14 +66,14 @@ def test_a_build_after_one_bundle_changed_is_the_same_as_a_clean_build(project: 
     text = bundle.read_text(encoding="utf-8")
     bundle.write_text(text.replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
     build_site(project)
-    assert "bundles: 1 validated, 4 from the cache" in capsys.readouterr().out
+    assert "bundles: 1 validated, 5 from the cache" in capsys.readouterr().out
     incremental = project.root / "incremental"
     shutil.copytree(project.public, incremental)
     database = _tables(project.database)
 
     shutil.rmtree(project.build)  # the cache with it
     build_site(project)
-    assert "bundles: 5 validated, 0 from the cache" in capsys.readouterr().out
+    assert "bundles: 6 validated, 0 from the cache" in capsys.readouterr().out
     assert _differences(incremental, project.public) == []
     assert _tables(project.database) == database
     assert _tables(incremental / "data" / "benchmarks.duckdb") == database  # the published copy
@@ -95,7 +95,7 @@ def test_a_damaged_entry_is_validated_again(project: Layout):
     entry = next(s.entry for s in staged if s.id == MEASURED)
     (entry / "intervals.parquet").unlink()
     again, _, counts = stage_bundles([project.data], cache=project.cache)
-    assert (counts.made, counts.cached) == (1, 4)
+    assert (counts.made, counts.cached) == (1, 5)
     assert (entry / "intervals.parquet").is_file()
     assert [s.id for s in again] == [s.id for s in staged]
 
@@ -109,7 +109,8 @@ def test_problems_come_back_from_the_cache_as_validation_reported_them(project: 
     for _ in range(2):  # validated, then from the cache
         staged, problems, _ = stage_bundles([project.data, extra], cache=project.cache)
         assert problems == expected
-        assert [s.id for s in staged] == ["measured-mariadb-2core-vm", "netapp-tr3693-mysql-2010",
+        assert [s.id for s in staged] == ["measured-mariadb-2core-vm", "measured-mariadb-2core-vm-5min",
+                                          "netapp-tr3693-mysql-2010",
                                           "scaleflux-csd2000-mysql-2020", "seagate-nytro-mysql-2015"]
     messages = [(p.field, p.type, p.message) for p in problems if p.severity == "error"]
     assert messages == [
@@ -128,7 +129,7 @@ def test_bundles_validated_by_worker_processes_load_the_rows_of_a_direct_load(pr
     keep the rows' order by itself)."""
     monkeypatch.setattr(stage, "PER_WORKER", 2)
     staged, _, counts = stage_bundles([project.data], cache=project.cache)
-    assert (counts.made, counts.cached) == (5, 0)
+    assert (counts.made, counts.cached) == (6, 0)
     stage.build_database_from(staged, db_path=project.root / "staged.duckdb")
     bundles, _ = validate_paths([project.data])
     build_database(bundles, db_path=project.root / "direct.duckdb")
@@ -146,5 +147,5 @@ def test_two_checkouts_in_different_folders_load_the_same_database(tmp_path: Pat
         databases.append(_tables(stage.build_database_from(staged, db_path=project.database)))
     assert databases[0] == databases[1]
     assert sorted(r[4] for r in databases[0]["studies"]) == [
-        f"{s}/bundle.yaml" for s in ("graid-supremeraid-mysql-2023", MEASURED, "netapp-tr3693-mysql-2010",
+        f"{s}/bundle.yaml" for s in ("graid-supremeraid-mysql-2023", f"{MEASURED}-5min", MEASURED, "netapp-tr3693-mysql-2010",
                                      "scaleflux-csd2000-mysql-2020", "seagate-nytro-mysql-2015")]

@@ -36,7 +36,8 @@ def test_on_this_page_lists_every_section_heading(built_site):
     listed = re.findall(r'<a href="#([^"]+)">', toc)
     body = page[page.index("</nav>", page.index("study-toc")):]
     assert listed == re.findall(r'<h2 id="([^"]+)"', body) == [
-        "sources-heading", "chart-tps-by-users-heading", "tables-heading", "claims-heading", "setup-heading",
+        "sources-heading", "chart-tps-by-users-heading", "tables-heading", "redundancy-heading", "claims-heading",
+        "setup-heading",
         "corrections-heading", "notes-heading"]
 
 

@@ -132,8 +132,8 @@ GOLDEN = {
         threads_source="header", report_interval_s=None, totals=T(time_s=10.0017, events=64822),
         latency_ms=L(0.62, 1.23, 57.69, 79991.86, p99=49.21),
         fairness=F(8102.75, 156.76, 9.9990, 0.0), intervals=0, warnings=[],
-        # 34 rows from "0.619 | ... 60564" to "57.871 | ... 95"
-        histogram=(34, {"value_ms": 0.619, "count": 60564}, {"value_ms": 57.871, "count": 95})),
+        # 34 rows from "0.619 | ... 60564" (line 17) to "57.871 | ... 95" (line 50)
+        histogram=(34, {"value_ms": 0.619, "count": 60564, "line": 17}, {"value_ms": 57.871, "count": 95, "line": 50})),
     # Hand-made from sysbench's source (PROVENANCE.md names the function each shape follows).
     # 0.4.12.10: a four-part version and "Intermediate results" interval lines every 10 s.
     "handmade-0.4.12.10-oltp-intermediate-results.log": dict(

@@ -359,7 +359,7 @@ class _Parser:
 
     def _histogram(self, line_no: int, line: str) -> bool:
         if m := RE_HIST_ROW.match(line):
-            self.out["histogram"].append({"value_ms": num(m.group(1)), "count": int(m.group(2))})
+            self.out["histogram"].append({"value_ms": num(m.group(1)), "count": int(m.group(2)), "line": line_no})
             return True
         if line.strip().startswith("value") or "(glob)" in line:
             if "(glob)" in line:

@@ -25,6 +25,7 @@ from .facets import facet_pages_data
 from .findings import findings, headlines, ledger
 from .citation import study_reference, write_references
 from .sql_page import export_sql
+from .quality import export_quality
 from .study import export_studies
 
 
@@ -74,6 +75,7 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
     (data / "sql.json").write_text(json.dumps(export_sql(con, static_dir=out_dir / "static"), ensure_ascii=False),
                                    encoding="utf-8")
     export_badges(con, static_dir=out_dir / "static")
+    export_quality(con, data_dir=data, downloads=out_dir / "static" / "data")
     export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads
     charts = export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,
                            specs_path=out_dir / "embed-specs.json", site_url=site_url)

@@ -11,7 +11,10 @@ from ..fields import metric_label
 from . import alt_text
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
+from .quality import run_quality
 from .runs import runs_charts, study_runs, traces
+from .redundancy import redundancy_price
+from .tails import tail_latency
 
 AXIS_LABELS = {"threads": "Concurrent users (threads)"}
 CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "source_href", "printed_as", "correction", "flag",
@@ -88,6 +91,9 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
     labels = {s["system"]: s["label"] for s in systems}
     usable = {s["system"]: s["usable_capacity"] for s in systems}
     runs = study_runs(db, study, labels)
+    quality = run_quality(db, study)
+    for run in runs:
+        run["quality"] = quality.get(run["artifact"])
     claims = db.of(study, "SELECT * EXCLUDE (position) REPLACE (round(computed, 2) AS computed) "
                           "FROM claims ORDER BY study, position")
     return {
@@ -107,6 +113,8 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
         "derived": [{**c, "system_label": labels[c["system"]]} for c in cells if c["value_kind"] == "derived"],
         "runs_charts": runs_charts(study, runs),
         "traces": traces(db, study, runs),
+        "tails": tail_latency(db, study, labels),
+        "redundancy": redundancy_price(db, study, labels),
         "claims": claims,
     }
 

@@ -43,3 +43,91 @@ SELECT r.*, c.runs, c.value AS mean, c.text AS mean_text, c.low, c.high
 FROM results AS r LEFT JOIN coordinates AS c
   ON c.study = r.study AND c.system = r.system
      AND same_point(c.metric, c.unit, c.state, c.threads, r.metric, r.unit, r.state, r.threads);
+
+-- Tail latency from sysbench --histogram output (the histograms table): a percentile is the value of
+-- the first printed bucket at which the running count reaches floor(events x p / 100 + 0.5), as
+-- sysbench computes its own (sb_histogram.c, sb_histogram_snapshot_get_pct; it prints only the
+-- buckets that hold events, so skipping the empty ones changes nothing). Values are the buckets'
+-- printed values (ms, three decimals). The percentiles are 95, 99 and 99.9.
+CREATE MACRO latency_pct(value_ms, running, events, p) AS
+    min(value_ms) FILTER (WHERE running >= floor(events * p / 100 + 0.5));
+
+-- Each run with a histogram, in the array state it ran in (the trace's, else the bundle's).
+CREATE VIEW run_latency AS
+WITH h AS (
+    SELECT study, artifact, value_ms,
+           sum(count) OVER (PARTITION BY study, artifact ORDER BY position) AS running,
+           sum(count) OVER (PARTITION BY study, artifact) AS events
+    FROM histograms
+)
+SELECT h.study, h.artifact, r.system, r.workload, r.threads,
+       coalesce(r.computed_state, r.state, 'not stated') AS state, any_value(h.events) AS events,
+       latency_pct(h.value_ms, h.running, h.events, 95) AS p95_ms,
+       latency_pct(h.value_ms, h.running, h.events, 99) AS p99_ms,
+       latency_pct(h.value_ms, h.running, h.events, 99.9) AS p999_ms
+FROM h JOIN runs AS r USING (study, artifact)
+GROUP BY ALL;
+
+-- The histograms of the runs of one system, workload, thread count and array state added together
+-- (a bucket is its printed value), with each bucket's share of the events at or below it.
+CREATE VIEW state_histograms AS
+WITH merged AS (
+    SELECT h.study, r.system, r.workload, r.threads, coalesce(r.computed_state, r.state, 'not stated') AS state,
+           h.value_ms, sum(h.count) AS count, count(DISTINCT h.artifact) AS runs
+    FROM histograms AS h JOIN runs AS r USING (study, artifact)
+    GROUP BY ALL
+)
+SELECT *, sum(count) OVER w AS running, sum(count) OVER (PARTITION BY study, system, workload, threads, state) AS events,
+       sum(count) OVER w / sum(count) OVER (PARTITION BY study, system, workload, threads, state) AS share
+FROM merged
+WINDOW w AS (PARTITION BY study, system, workload, threads, state ORDER BY value_ms);
+
+-- p95, p99 and p99.9 of each system, workload, thread count and array state, from the merged histograms.
+CREATE VIEW latency_by_state AS
+SELECT study, system, workload, threads, state, max(runs) AS runs, any_value(events) AS events,
+       latency_pct(value_ms, running, events, 95) AS p95_ms,
+       latency_pct(value_ms, running, events, 99) AS p99_ms,
+       latency_pct(value_ms, running, events, 99.9) AS p999_ms
+FROM state_histograms
+GROUP BY ALL;
+
+-- The price of redundancy: figures derived from a system's stated drives, drive capacity and RAID
+-- level (its usable fraction, systems.usable_capacity) and its values; each row with its formula and
+-- inputs, as the claims ledger shows them. Only where the inputs are recorded; nothing is assumed.
+CREATE VIEW redundancy_price AS
+WITH capacity AS (
+    SELECT study, system, raid_level, drives, drive_capacity_tb, usable_capacity,
+           drives * drive_capacity_tb * usable_capacity AS usable_tb
+    FROM systems
+    WHERE drives IS NOT NULL AND drive_capacity_tb IS NOT NULL AND usable_capacity IS NOT NULL
+), peak AS (   -- each state's highest TPS over the loads (coordinates: one value a load, none where ambiguous)
+    SELECT study, system, state, max(value) AS tps, arg_max(threads, value) AS threads,
+           arg_max(value_text, value) AS tps_text, arg_max(provenance, value) AS provenance
+    FROM coordinates WHERE metric = 'tps' GROUP BY ALL
+), kept AS (   -- TPS while rebuilding over TPS in optimal state, at each load both were measured at
+    SELECT r.study, r.system, min(r.value / o.value) AS low, max(r.value / o.value) AS high, count(*) AS loads
+    FROM coordinates AS r JOIN coordinates AS o
+      ON o.study = r.study AND o.system = r.system AND o.metric = 'tps' AND o.state = 'optimal'
+     AND o.threads IS NOT DISTINCT FROM r.threads AND o.unit = r.unit
+    WHERE r.metric = 'tps' AND r.state = 'rebuilding' GROUP BY ALL
+)
+SELECT c.study, c.system, 1 AS position, 'usable capacity' AS figure, round(c.usable_tb, 2) AS value, 'TB' AS unit,
+       'drives x drive capacity x usable fraction of the RAID level' AS formula,
+       format('{} drives x {} TB x {} (RAID {})', c.drives, c.drive_capacity_tb, c.usable_capacity, c.raid_level) AS inputs
+FROM capacity AS c
+UNION ALL
+SELECT c.study, c.system, 2, format('peak TPS per usable TB ({})', coalesce(p.state, 'state not stated')),
+       round(p.tps / c.usable_tb, 1), 'TPS/TB', 'peak TPS / usable capacity',
+       format('{} TPS at {} threads ({}) / {} TB', p.tps_text, p.threads, p.provenance, round(c.usable_tb, 2))
+FROM capacity AS c JOIN peak AS p USING (study, system)
+UNION ALL
+SELECT c.study, c.system, 3, 'exposure window of a rebuild', round(c.drive_capacity_tb * 1e6 / m.value / 3600, 2), 'h',
+       'drive capacity / rebuild speed (assumes the speed holds over the whole drive)',
+       format('{} TB = {} MB / {} MB/s ({}, {})', c.drive_capacity_tb, CAST(c.drive_capacity_tb * 1e6 AS BIGINT), m.value_text,
+              m.value_kind, m.provenance)
+FROM capacity AS c JOIN results AS m ON m.study = c.study AND m.system = c.system AND m.metric = 'rebuild_mb_s'
+UNION ALL
+SELECT k.study, k.system, 4, 'throughput kept while rebuilding', round(k.low * 100, 1), '% (lowest)',
+       'TPS rebuilding / TPS optimal at the same load, lowest and highest over the loads',
+       format('{} loads; highest {}%', k.loads, round(k.high * 100, 1))
+FROM kept AS k;

@@ -72,6 +72,7 @@ CREATE TABLE systems (
     drives           INTEGER,
     device           VARCHAR,
     chunk_kib        DOUBLE,
+    drive_capacity_tb DOUBLE,               -- each drive's capacity (TB) as the bundle states it
     protocol         VARCHAR NOT NULL,
     filesystem       VARCHAR,
     mount_options    VARCHAR,
@@ -214,4 +215,83 @@ CREATE TABLE claims (
     reason    VARCHAR,
     position  INTEGER NOT NULL,
     PRIMARY KEY (study, claim)
+);
+
+-- The --options of the command a sysbench log shows (a password's value is never kept).
+CREATE TABLE run_options (
+    study     VARCHAR NOT NULL REFERENCES studies (study),
+    artifact  VARCHAR NOT NULL,
+    name      VARCHAR NOT NULL,
+    value     VARCHAR NOT NULL,
+    PRIMARY KEY (study, artifact, name)
+);
+
+-- A system's database settings as recorded (e.g. from SHOW GLOBAL VARIABLES), name and value as text.
+CREATE TABLE system_settings (
+    study     VARCHAR NOT NULL REFERENCES studies (study),
+    system    VARCHAR NOT NULL,
+    name      VARCHAR NOT NULL,
+    value     VARCHAR NOT NULL,
+    PRIMARY KEY (study, system, name)
+);
+
+-- sysbench --histogram output, whole: each printed row (bucket value, count) in order, at its log line.
+CREATE TABLE histograms (
+    study     VARCHAR NOT NULL REFERENCES studies (study),
+    artifact  VARCHAR NOT NULL,
+    position  INTEGER NOT NULL,             -- the row's place in the printed histogram, from 0
+    value_ms  DOUBLE NOT NULL,              -- the bucket's value as printed (milliseconds)
+    count     BIGINT NOT NULL,
+    line      INTEGER,                      -- the log line it is printed on
+    PRIMARY KEY (study, artifact, position)
+);
+
+-- Run-quality grades (schema/run-quality.yaml; computed by ingest/sql/quality.sql after the load).
+-- Each rule's outcome for each run with interval samples.
+CREATE TABLE run_checks (
+    study     VARCHAR NOT NULL REFERENCES studies (study),
+    artifact  VARCHAR NOT NULL,
+    rule      VARCHAR NOT NULL,
+    status    VARCHAR NOT NULL CHECK (status IN ('pass', 'warn', 'fail', 'not known')),
+    value     DOUBLE,                       -- the figure the rule compares (NULL when not known)
+    reason    VARCHAR NOT NULL,             -- the outcome in words, with its figures and threshold
+    PRIMARY KEY (study, artifact, rule)
+);
+
+-- Each run's grade (every run: 'not graded' without interval samples) and its figures with the
+-- warm-up included and excluded.
+CREATE TABLE run_grades (
+    study              VARCHAR NOT NULL REFERENCES studies (study),
+    artifact           VARCHAR NOT NULL,
+    grade              VARCHAR NOT NULL,
+    reasons            VARCHAR NOT NULL,    -- the rules that fail, warn or are not known, in words
+    samples            INTEGER NOT NULL,
+    warmup_s           DOUBLE,              -- seconds of warm-up (NULL: not determined)
+    tps_mean_all       DOUBLE,              -- mean interval TPS, warm-up included
+    tps_mean_steady    DOUBLE,              -- mean interval TPS, warm-up excluded (NULL: not determined)
+    cv_all             DOUBLE,
+    cv_steady          DOUBLE,
+    trend_pct_per_min  DOUBLE,
+    stalls             INTEGER,
+    PRIMARY KEY (study, artifact)
+);
+
+-- The stalls the grades count: each sample far under its run's median, with the array's state then.
+CREATE TABLE run_stalls (
+    study        VARCHAR NOT NULL REFERENCES studies (study),
+    artifact     VARCHAR NOT NULL,
+    t_s          INTEGER NOT NULL,
+    tps          DOUBLE,
+    median_tps   DOUBLE NOT NULL,
+    array_state  VARCHAR,                   -- from the run's mdstat trace (NULL: no trace)
+    PRIMARY KEY (study, artifact, t_s)
+);
+
+-- The rules the grades were computed by, as schema/run-quality.yaml gave them at build time.
+CREATE TABLE quality_rules (
+    rule        VARCHAR PRIMARY KEY,
+    position    INTEGER NOT NULL,
+    label       VARCHAR NOT NULL,
+    checks      VARCHAR NOT NULL,
+    thresholds  JSON NOT NULL
 );

@@ -5,6 +5,7 @@ import {drawByX} from "./chart-by-x.js";
 import {drawPanels} from "./chart-panels.js";
 import {plotRebuild} from "./plot-rebuild.js";
 import {plotRuns} from "./plot-runs.js";
+import {drawLatency} from "./plot-latency.js";
 
 for (const figure of document.querySelectorAll("figure[data-chart]")) drawByX(figure);
 for (const figure of document.querySelectorAll("figure[data-timeseries]")) {
@@ -13,3 +14,4 @@ for (const figure of document.querySelectorAll("figure[data-timeseries]")) {
 for (const figure of document.querySelectorAll("figure[data-rebuild]")) {
   drawPanels(figure, JSON.parse(figure.dataset.rebuild), plotRebuild, "rebuild");
 }
+for (const figure of document.querySelectorAll("figure[data-latency]")) drawLatency(figure);

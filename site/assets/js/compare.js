@@ -10,6 +10,7 @@ import {latestOnly} from "./latest.js";
 import {citeView} from "./view-cite.js";
 import {findSeries} from "./compare-find.js";
 import {inWords} from "./chart-words.js";
+import {warnGrades} from "./compare-grades.js";
 
 const form = document.getElementById("compare-form");
 const config = document.getElementById("compare-config");
@@ -147,6 +148,7 @@ async function update(ids) {
   fill(ids, pages, {config, values});
   showColumns(ids);
   showValues(ids);
+  warnGrades(ids, values, document.getElementById("compare-grades"), (id) => labels[id]);
   citeView(toQuery(ids));
   summary.setAttribute("aria-busy", "false");
 }

@@ -210,7 +210,7 @@ function multiples(groups, state, caption) {
   canvas.replaceChildren(grid);
   const left = groups.length - shown.length;
   const words = document.createElement("ul");  // each chart in words, for screen readers
-  words.className = "sr-only";
+  words.className = "visually-hidden";
   for (const cell of cells) {
     const item = document.createElement("li");
     item.textContent = `${cell.firstChild.textContent}: ${cell.lastChild.textContent}`;

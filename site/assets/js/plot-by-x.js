@@ -13,7 +13,8 @@ export function plotByX(spec, selected, {width = 640, document, standalone = fal
     // the spread over repeated runs, where there is one (min to max)
     ruleX(points.filter((p) => p.low != null), {x: "x", y1: "low", y2: "high", stroke: "series", strokeWidth: 3,
       strokeOpacity: 0.45}),
-    line(points, {x: "x", y: "y", stroke: "series", strokeWidth: 2}),
+    // z named: a series of one load is one point, which Plot would otherwise warn of as a high-cardinality z
+    line(points, {x: "x", y: "y", stroke: "series", z: "series", strokeWidth: 2}),
     dot(points, {
       x: "x", y: "y", fill: "series", r: 4,
       title: (p) => `${p.series}: ${p.text} ${spec.unit} at ${p.x} (${p.kind})\n${p.provenance}`,
