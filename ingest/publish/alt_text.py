@@ -46,3 +46,9 @@ def over_time(samples: list[list[dict]], panels: list[dict], *, what: str) -> st
         else:
             parts.append(f"{panel['label']}: none recorded")
     return "; ".join(parts) + "."
+
+
+def tails(rows: list[dict]) -> str:
+    """A latency-tail chart's states (rows of latency_by_state: state, events, p95_ms, p99_ms, p999_ms), in words."""
+    return "; ".join(f"{r['state']}: p95 {r['p95_ms']} ms, p99 {r['p99_ms']} ms, p99.9 {r['p999_ms']} ms "
+                     f"over {r['events']} events" for r in rows) + ("." if rows else "")

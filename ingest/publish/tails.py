@@ -5,6 +5,7 @@ system ran in more than one state."""
 
 from __future__ import annotations
 
+from . import alt_text
 from .db import Snapshot
 
 BY_STATE = ("SELECT study, system, workload, threads, state, runs, events, p95_ms, p99_ms, p999_ms "
@@ -37,6 +38,8 @@ def tail_latency(db: Snapshot, study: str, labels: dict[str, str]) -> dict:
             curves.setdefault(key, []).append({k: point[k] for k in ("state", "value_ms", "share")})
     charts = [{"id": f"latency-{system}-{workload}-t{threads}", "system_label": labels[system], "threads": threads,
                "states": groups[(system, workload, threads)],
+               "alt": alt_text.tails([r for r in states if (r["system"], r["workload"], r["threads"]) ==
+                                      (system, workload, threads)]),
                "points": sorted(points, key=lambda p: (STATE_ORDER.get(p["state"], 9), p["state"], p["value_ms"]))}
               for (system, workload, threads), points in curves.items()]
     return {"by_state": states, "by_run": db.of(study, BY_RUN), "charts": charts}
