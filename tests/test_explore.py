@@ -66,29 +66,30 @@ def test_one_study_and_metric_is_one_chart_several_are_small_multiples(page, sit
     assert figure.get_attribute("data-drawn") == "24"
     assert figure.get_attribute("data-multiples") is None
     assert page.locator('#explore-chart g[aria-label="dot"] circle').count() == 24  # 20 per-user + 4 summary
-    # TPS in three studies: three charts, each on its own axis, in the list's order
+    # TPS in four studies: four charts, each on its own axis, in the list's order
     _goto(page, site_url + "/explore/?metric=tps")
-    assert figure.get_attribute("data-multiples") == "3"
+    assert figure.get_attribute("data-multiples") == "4"
     titles = page.locator("#explore-chart .explore-multiple > h3").all_inner_texts()
     assert [t.split(" in ")[1][:22] for t in titles] == [
-        "SupremeRAID SR-1010 vs", "Measured: sysbench olt", "Seagate Nytro accelera"]
+        "SupremeRAID SR-1010 vs", "Measured: sysbench olt", "Measured: sysbench olt", "Seagate Nytro accelera"]
     assert all(t.startswith("tps (tx/s) in ") for t in titles)
-    # Graid: 24 points in each state; measured: 4 variants x 3 thread counts, drawn as means; Seagate: 2 cards
+    # Graid: 24 points in each state; measured: 4 variants x 3 thread counts, drawn as means; its 300 s
+    # runs: 4 variants at 2 threads, one run each; Seagate: 2 cards
     words = page.locator("#explore-chart .multiple-words").all_inner_texts()
-    assert [w.split(";")[0] for w in words] == ["48 points", "12 points", "2 points"]
-    assert words[2] == ("2 points; lowest: Competitor's PCIe flash card, 412.33; "
+    assert [w.split(";")[0] for w in words] == ["48 points", "12 points", "4 points", "2 points"]
+    assert words[3] == ("2 points; lowest: Competitor's PCIe flash card, 412.33; "
                         "highest: Seagate Nytro accelerator card, 1328.06.")
-    assert figure.get_attribute("data-drawn") == "62"
+    assert figure.get_attribute("data-drawn") == "66"
     caption = page.locator("#explore-chart figcaption").inner_text()
-    assert caption.startswith("3 charts, one per study and metric: values of different studies or units are never "
+    assert caption.startswith("4 charts, one per study and metric: values of different studies or units are never "
                               "drawn on one axis, and each chart has its own scale.")
     # the charts in words for screen readers (the canvas is aria-hidden)
-    assert page.locator("#explore-chart figcaption li").count() == 3
+    assert page.locator("#explore-chart figcaption li").count() == 4
     # everything: more study-metric pairs than are drawn, and the caption says how many are left
     _goto(page, site_url + "/explore/")
     assert figure.get_attribute("data-multiples") == "9"
-    assert "11 charts, one per study and metric" in figure.inner_text()
-    assert "the first 9 shown, 2 more: pick filters to narrow" in figure.inner_text()
+    assert "15 charts, one per study and metric" in figure.inner_text()  # the 300 s runs' study has 4 metrics
+    assert "the first 9 shown, 6 more: pick filters to narrow" in figure.inner_text()
 
 
 def test_columns_sort(page, site_url):
