@@ -1,7 +1,7 @@
 """Build time and memory at community scale. Prints figures; asserts nothing.
 
 Makes N bundles in a temporary copy of the project by copying the project's own bundles under new ids
-(so a fifth of them carry sysbench logs, as data/ does today), builds the site from them phase by
+(a fifth of them copies of those that carry sysbench logs, the rest of the transcribed ones), builds the site from them phase by
 phase (validate and derive, load, export, embeds in Node, Hugo) with an empty cache, and prints each
 phase's wall time and the peak memory so far of this process and of its largest child (Node, Hugo),
 with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
@@ -39,13 +39,19 @@ def _peaks() -> tuple[float, float]:
 
 
 def make_bundles(layout: Layout, n: int) -> None:
-    """Replace data/ with n bundles: the project's own, copied round-robin under new ids."""
+    """Replace data/ with n bundles, copies of the project's own under new ids: every fifth one of those
+    that carry logs (in turn), the others of those that do not (in turn), so that a fifth carry sysbench
+    logs however many bundles of each kind data/ holds."""
     originals = sorted(p for p in layout.data.iterdir() if (p / "bundle.yaml").is_file())
+    with_logs = [p for p in originals if (p / "artifacts").is_dir()]
+    without = [p for p in originals if p not in with_logs]
     staging = layout.root / "originals"
     shutil.move(layout.data, staging)
     layout.data.mkdir()
     for i in range(n):
-        source = staging / originals[i % len(originals)].name
+        fifth, rest = divmod(i, 5)
+        chosen = with_logs[fifth % len(with_logs)] if rest == 4 else without[(4 * fifth + rest) % len(without)]
+        source = staging / chosen.name
         new_id = f"{source.name}-{i:05d}"
         target = layout.data / new_id
         shutil.copytree(source, target)
