@@ -6,13 +6,16 @@ study's rows of ``claims``."""
 from __future__ import annotations
 
 import json
+import typing
 from pathlib import Path
 
 import duckdb
 
+from schema.models import Claim
+
 LABEL = "claims checked"
-# the verdicts a badge names after the count, in this order (those with none are left out)
-NAMED = ("holds", "overstated", "understated", "misstated", "unverifiable")
+# the verdicts a badge names after the count, in the bundle format's order (those with none are left out)
+NAMED = typing.get_args(Claim.model_fields["verdict"].annotation)
 WORDS = {"holds": "hold"}  # "28 hold"; the other verdicts read as they are
 WRONG = ("overstated", "understated", "misstated")  # a claim its own study's figures contradict
 # orange: some claim is contradicted by the study's own figures; green: every claim holds; blue: the
