@@ -28,6 +28,8 @@ from .embed_render import render_embeds
 from .preview import write_preview
 from .problems import BuildError, BundleError
 from .search_index import index_search
+from .shards import STUDIES_PER_SHARD, common_digest, render_pages, shard_key, split_data
+from .cache import CacheCounts
 from .stage import build_database_from, stage_bundles
 from .wasm_files import export_duckdb_wasm
 
@@ -136,7 +138,8 @@ def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
 # (Generation folders that build/current does not name are removed too: generation.remove_stale.)
 LEFTOVERS = ("build/.export-*", "build/.public-*", "build/.benchmarks.duckdb.*.tmp", "build/.export.old-*",
              ".public.old-*", "build/.current.link-*", ".public.link-*", "build/.export.link-*",
-             "build/.benchmarks.duckdb.link-*", "build/cache/bundles/.tmp-*", "build/cache/embeds/.tmp-*")
+             "build/.benchmarks.duckdb.link-*", "build/cache/bundles/.tmp-*", "build/cache/embeds/.tmp-*",
+             "build/cache/pages/.tmp-*")
 
 
 @contextmanager
@@ -175,18 +178,39 @@ def build_site(layout: Layout) -> Path:
         return _build_site(layout)
 
 
-def render_site(layout: Layout, generation: Generation) -> dict[str, float]:
-    """Hugo renders the generation's pages from its export; Pagefind indexes them for search; the
-    export's static files (downloads, artifacts, embeds) are then linked in beside them. Returns the
-    seconds each step took (benchmarks/bench_build.py prints them)."""
-    took = {}
-    start = time.perf_counter()
-    done = run_hugo(layout, "--config", f"{layout.site / 'hugo.toml'},{hugo_config(layout.site, generation)}",
-                    "--destination", str(generation.public), "--panicOnWarning")
+def _hugo(layout: Layout, *, config: Path, destination: Path, segments: str) -> None:
+    # several runs at once over the same site: each without Hugo's lock file in it (--noBuildLock)
+    done = run_hugo(layout, "--config", f"{layout.site / 'hugo.toml'},{config}", "--destination", str(destination),
+                    "--renderSegments", segments, "--noBuildLock", "--panicOnWarning")
     if done.returncode != 0:
         out = "\n".join(line for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line or "WARN" in line)
         raise BuildError(f"hugo failed:\n{out or done.stderr.strip()}")
-    took["hugo"], start = time.perf_counter() - start, time.perf_counter()
+
+
+def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD) -> CacheCounts:
+    """Hugo renders the generation's pages from its export: the site's own pages over all the data,
+    each shard of studies over its own data, or from the cache (shards.py)."""
+    parts = split_data(data=generation.export / "data", out=generation.folder / "parts", per_shard=per_shard)
+    common = common_digest(root=layout.root, site_url=site_url() or "")
+    keys = [shard_key(common=common, shard=s, assets=generation.export / "assets") for s in parts.shards]
+    return render_pages(
+        cache=layout.cache, shards=parts.shards, keys=keys, public=generation.public,
+        site=lambda to: _hugo(layout, config=hugo_config(layout.site, generation, data=parts.site),
+                              destination=to, segments="site,views"),
+        shard=lambda part, to: _hugo(layout, config=hugo_config(layout.site, generation, data=part.data,
+                                                                 name=f"hugo-mounts-{part.number}.toml"),
+                                     destination=to, segments="studies"))
+
+
+def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD) -> dict[str, float]:
+    """Hugo renders the generation's pages from its export (render_pages_of); Pagefind indexes them for
+    search; the export's static files (downloads, artifacts, embeds) are then linked in beside them.
+    Returns the seconds each step took (benchmarks/bench_build.py prints them)."""
+    took = {}
+    start = time.perf_counter()
+    counts = render_pages_of(layout, generation, per_shard=per_shard)
+    took[f"hugo ({counts.made} shards rendered; {counts.cached} cached)"] = time.perf_counter() - start
+    start = time.perf_counter()
     index_search(root=layout.root, public=generation.public)
     took["search index"], start = time.perf_counter() - start, time.perf_counter()
     link_static(generation)

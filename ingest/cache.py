@@ -34,7 +34,7 @@ def prune(folder: Path, *, max_bytes: int, now: float | None = None) -> int:
                 shutil.rmtree(shard, ignore_errors=True)
             continue
         for entry in shard.iterdir() if shard.is_dir() else ():
-            size = sum(f.stat().st_size for f in entry.iterdir())
+            size = sum(f.stat().st_size for f in entry.rglob("*") if f.is_file())  # an entry may hold folders
             entries.append((entry.stat().st_mtime, size, entry))
     entries.sort(reverse=True)  # most recently used first
     kept, removed = 0, 0

@@ -59,16 +59,19 @@ def new_generation(build: Path) -> Generation:
     return Generation(folder)
 
 
-def _mounts(site: Path, *, export: Path | None, extra: list[tuple[str, str]]) -> list[str]:
+def _mounts(site: Path, *, export: Path | None, extra: list[tuple[str, str]], data: Path | None = None) -> list[str]:
     """site/hugo.toml's module mounts as TOML lines, the exported data read from ``export`` (and its
-    static files left out) when given, with ``extra`` (source, target) mounts after them."""
+    static files left out) when given, its data folder from ``data`` when given, with ``extra``
+    (source, target) mounts after them."""
     config = tomllib.loads((site / "hugo.toml").read_text(encoding="utf-8"))
     mounts = []
     for mount in config["module"]["mounts"]:
         source = mount["source"]
         if export is not None and source == EXPORT_MOUNT + "static":
             continue
-        if export is not None and source.startswith(EXPORT_MOUNT):
+        if data is not None and source == EXPORT_MOUNT + "data":
+            source = str(data)
+        elif export is not None and source.startswith(EXPORT_MOUNT):
             source = str(export / source.removeprefix(EXPORT_MOUNT))
         mounts.append((source, mount["target"]))
     lines = ["[module]"]
@@ -77,13 +80,14 @@ def _mounts(site: Path, *, export: Path | None, extra: list[tuple[str, str]]) ->
     return lines
 
 
-def hugo_config(site: Path, generation: Generation) -> Path:
+def hugo_config(site: Path, generation: Generation, *, data: Path | None = None, name: str = "hugo-mounts.toml") -> Path:
     """A config file that Hugo reads after site/hugo.toml (``--config a,b``: the later file's module
-    mounts replace the earlier's): the same mounts, with the exported data read from ``generation``,
-    but for the exported static files, which the build links into the site itself (link_static):
-    Hugo copied them one by one, 6 to 8 s of its 10 to 12 at 1,000 bundles (22,000 files)."""
-    path = generation.folder / "hugo-mounts.toml"
-    path.write_text("\n".join(_mounts(site, export=generation.export, extra=[])) + "\n", encoding="utf-8")
+    mounts replace the earlier's): the same mounts, with the exported data read from ``generation``
+    (its data folder from ``data`` when given: a shard's, shards.py), but for the exported static files,
+    which the build links into the site itself (link_static): Hugo copied them one by one, 6 to 8 s of
+    its 10 to 12 at 1,000 bundles (22,000 files)."""
+    path = generation.folder / name
+    path.write_text("\n".join(_mounts(site, export=generation.export, extra=[], data=data)) + "\n", encoding="utf-8")
     return path
 
 

@@ -1,0 +1,106 @@
+"""The site rendered in parts (ingest/shards.py): each group of studies' pages from its own data, the
+rest over all of it, and a group's pages from the cache when nothing it reads changed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_project
+from ingest.build import Layout, build_site, prepare, render_site
+from ingest.generation import Generation, new_generation
+from ingest.problems import BuildError
+from ingest.shards import shard_count, shard_of, split_data
+from test_stage import _differences
+
+MEASURED = "measured-mariadb-2core-vm"
+# the project's studies in 8 shards (one study a shard at most: a shard count of 8), by the first 64 bits
+# of the SHA-256 of each id modulo 8, worked out with sha256sum
+IN_EIGHT = {3: ("measured-mariadb-2core-vm-5min",), 5: ("scaleflux-csd2000-mysql-2020", "seagate-nytro-mysql-2015"),
+            6: ("graid-supremeraid-mysql-2023",), 7: ("measured-mariadb-2core-vm", "netapp-tr3693-mysql-2010")}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Layout:
+    """The project built once (its six studies in one shard)."""
+    layout = copy_project(tmp_path_factory.mktemp("shards") / "project")
+    build_site(layout)
+    return layout
+
+
+def _with_export_of(layout: Layout) -> Generation:
+    """A new generation holding the current one's export (linked), ready to render."""
+    generation = new_generation(layout.build)
+    shutil.copytree(layout.build / "current" / "export", generation.export, copy_function=os.link)
+    return generation
+
+
+def test_shards_are_counted_in_powers_of_two_and_keep_their_studies():
+    assert [shard_count(n, per_shard=128) for n in (0, 1, 128, 129, 1000, 10_000)] == [1, 1, 1, 2, 8, 128]
+    assert {n: tuple(s for s in sorted(sum(IN_EIGHT.values(), ())) if shard_of(s, 8) == n) for n in IN_EIGHT} == IN_EIGHT
+
+
+def test_the_pages_are_the_same_rendered_in_one_shard_and_in_four(built: Layout):
+    generation = _with_export_of(built)
+    took = render_site(built, generation, per_shard=1)
+    assert "hugo (4 shards rendered; 0 cached)" in took
+    assert sorted(p.name for p in (generation.folder / "parts").iterdir()) == ["3", "5", "6", "7", "site"]
+    assert _differences(built.public, generation.public) == []
+    again = _with_export_of(built)
+    assert "hugo (0 shards rendered; 4 cached)" in render_site(built, again, per_shard=1)
+    assert _differences(built.public, again.public) == []
+
+
+def test_only_the_shard_of_a_changed_study_is_rendered_again(tmp_path: Path, capsys):
+    layout = copy_project(tmp_path / "project")
+    first = new_generation(layout.build)
+    prepare(layout, first, quiet=True)
+    assert "hugo (4 shards rendered; 0 cached)" in render_site(layout, first, per_shard=1)
+    bundle = layout.data / MEASURED / "bundle.yaml"
+    bundle.write_text(bundle.read_text(encoding="utf-8").replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
+    second = new_generation(layout.build)
+    prepare(layout, second, quiet=True)
+    assert "hugo (1 shards rendered; 3 cached)" in render_site(layout, second, per_shard=1)
+
+    incremental = shutil.copytree(second.public, tmp_path / "incremental")  # a build removes other generations
+
+    shutil.rmtree(layout.cache)
+    build_site(layout)  # from nothing, in one shard
+    assert _differences(incremental, layout.public) == []
+    assert "Changed: " in (incremental / "studies" / MEASURED / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_shard_holds_only_its_studies_data(built: Layout, tmp_path: Path):
+    parts = split_data(data=built.export / "data", out=tmp_path / "parts", per_shard=1)
+    assert {s.number: s.studies for s in parts.shards} == IN_EIGHT
+    for shard in parts.shards:
+        mine = set(shard.studies)
+        read = lambda name: json.loads((shard.data / name).read_text(encoding="utf-8"))  # noqa: E731
+        assert {p.stem for p in (shard.data / "studies").iterdir()} == mine
+        assert {r["study"] for rows in read("embeds.json").values() for r in rows} <= mine
+        assert {r["study"] for r in read("explore.json")["studies"]} == mine
+        assert {r["study"] for r in read("compare.json")["studies"]} == mine
+        assert set(read("findings.json")) == {"headlines"} and set(read("findings.json")["headlines"]) <= mine
+        assert {r["study"] for r in read("artifacts.json")} <= mine
+        assert not (shard.data / "facets.json").exists() and not (shard.data / "sql.json").exists()
+    embeds = json.loads((built.export / "data" / "embeds.json").read_text(encoding="utf-8"))
+    assert sum(len(json.loads((s.data / "embeds.json").read_text(encoding="utf-8"))) for s in parts.shards) == len(embeds)
+    site = json.loads((parts.site / "studies.json").read_text(encoding="utf-8"))
+    assert sorted(site) == sorted(sum(IN_EIGHT.values(), ()))
+    assert sorted(site[MEASURED]) == ["id", "sources", "summary", "systems", "title", "value_count"]
+    logs = json.loads((parts.site / "artifacts.json").read_text(encoding="utf-8"))
+    assert logs and all("lines" not in row and row["sha256"] for row in logs)
+
+
+def test_a_data_file_nobody_placed_stops_the_build(built: Layout, tmp_path: Path):
+    data = tmp_path / "data"
+    shutil.copytree(built.export / "data", data)
+    (data / "ranking.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(BuildError) as error:
+        split_data(data=data, out=tmp_path / "parts")
+    assert str(error.value) == (f"exported data {data / 'ranking.json'}: not in ingest/shards.py's CATALOGUE "
+                                "(say which pages read it: each study's, or only the site's)")
