@@ -139,7 +139,7 @@ def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
 LEFTOVERS = ("build/.export-*", "build/.public-*", "build/.benchmarks.duckdb.*.tmp", "build/.export.old-*",
              ".public.old-*", "build/.current.link-*", ".public.link-*", "build/.export.link-*",
              "build/.benchmarks.duckdb.link-*", "build/cache/bundles/.tmp-*", "build/cache/embeds/.tmp-*",
-             "build/cache/pages/.tmp-*")
+             "build/cache/pages/.tmp-*", "build/cache/search/.tmp-*")
 
 
 @contextmanager
@@ -211,8 +211,9 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
     counts = render_pages_of(layout, generation, per_shard=per_shard)
     took[f"hugo ({counts.made} shards rendered; {counts.cached} cached)"] = time.perf_counter() - start
     start = time.perf_counter()
-    index_search(root=layout.root, public=generation.public)
-    took["search index"], start = time.perf_counter() - start, time.perf_counter()
+    counts = index_search(root=layout.root, public=generation.public, cache=layout.cache)
+    took[f"search index ({counts.made} parts indexed; {counts.cached} cached)"] = time.perf_counter() - start
+    start = time.perf_counter()
     link_static(generation)
     took["static links"] = time.perf_counter() - start
     return took

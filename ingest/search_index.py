@@ -5,33 +5,100 @@ What is indexed is marked in the templates: the study pages and facet pages carr
 ``data-pagefind-body`` (their systems, storage products, claims and notes: what issue #18 asks to find),
 so Explore's row pages, embeds and logs stay out of the index; the tables of values (runs, grades,
 tables as printed, derived values, tails, the price of redundancy) and boxes that are only markup for
-machines (BibTeX, CSL) carry ``data-pagefind-ignore``. Pagefind's time grows with the text it indexes
-(about 10 MB/s here): with the values, 6 s at 1,000 bundles for a third of the build's one-change time.
+machines (BibTeX, CSL) carry ``data-pagefind-ignore``.
 
-Pagefind reads only the files of ``GLOB``: the top-level pages (a facet's first page, the prose pages,
-the lists) and the study pages, the only places a marked page can be. Without it Pagefind parsed every
-page of the site, Explore's row pages and embeds included, to look for the mark: at 1,000 bundles 36 s
-and 1.9 GB, against 14 s and 0.8 GB with it (both on a loaded machine).
+Pagefind has no incremental mode, and its time grows with the HTML it reads (about 20 MB/s on one
+core: 5 to 6 s for the 118 MB of study pages at 1,000 bundles, every build). So the index is made in
+parts, each cached by the bytes of its pages: the site's own pages that can be marked (the top-level
+pages: a facet's first page, the prose pages) are the main index, ``public/pagefind/``, and the study
+pages are ``PARTS`` more, by the SHA-256 of the study's id (shards.shard_of), in
+``public/pagefind/part-<n>/``; ``public/pagefind/parts.json`` lists them, and the search page merges
+them into the main index (Pagefind's mergeIndex). After one study changed, only its part and the main
+index's pages are read again, if they changed, on both cores.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import children
+from .cache import TMP, CacheCounts, prune
 from .problems import BuildError
+from .shards import link_tree, shard_of
 
-GLOB = "{*/index.html,studies/*/index.html}"
+PARTS = 4  # a first search downloads Pagefind's WebAssembly (60 KB) once for the main index and each part
+MAX_BYTES = 2**30  # the cache's bound (cache.prune)
+RUNNER = Path("site") / "render" / "search-part.mjs"
 
 
-def index_search(*, root: Path, public: Path) -> None:
-    """Write the Pagefind index of the pages in ``public`` into ``public/pagefind``."""
-    runner = root / "node_modules" / "pagefind" / "lib" / "runner" / "bin.cjs"
-    node = shutil.which("node")
-    if node is None or not runner.is_file():
+def _pagefind_version(root: Path) -> str:
+    manifest = root / "node_modules" / "pagefind" / "package.json"
+    if not manifest.is_file() or shutil.which("node") is None:
         raise BuildError("the search index needs Node.js and the npm package pagefind: run `make deps`")
-    cmd = [node, str(runner), "--site", str(public), "--output-subdir", "pagefind", "--glob", GLOB, "--silent"]
-    done = children.run(cmd, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise BuildError(f"pagefind failed:\n{(done.stdout + done.stderr).strip()}")
+    return json.loads(manifest.read_text(encoding="utf-8"))["version"]
+
+
+def parts_of(public: Path) -> dict[str, list[str]]:
+    """The pages of each part of the index by their paths in ``public``: "" (the main index) and
+    "part-<n>" (study pages), those with pages only."""
+    parts = {"": sorted(p.relative_to(public).as_posix() for p in public.glob("*/index.html"))}
+    for page in sorted(public.glob("studies/*/index.html")):
+        parts.setdefault(f"part-{shard_of(page.parent.name, PARTS)}", []).append(page.relative_to(public).as_posix())
+    return {name: files for name, files in sorted(parts.items()) if files}
+
+
+def _key(common: str, public: Path, files: list[str]) -> str:
+    digest = hashlib.sha256(f"{common}\n".encode())
+    for file in files:
+        data = (public / file).read_bytes()
+        digest.update(f"{file}\n{len(data)}\n".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def index_search(*, root: Path, public: Path, cache: Path) -> CacheCounts:
+    """Write the Pagefind index of the pages in ``public`` into ``public/pagefind``, each part from the
+    cache when its pages are the bytes they were. Returns parts made, parts cached, entries pruned."""
+    common = hashlib.sha256((RUNNER.as_posix() + (root / RUNNER).read_text(encoding="utf-8")
+                             + _pagefind_version(root)).encode()).hexdigest()
+    folder = cache / "search"
+    parts = parts_of(public)
+    entries = {name: folder / key[:2] / key for name, files in parts.items()
+               for key in [_key(common, public, files)]}
+    missing = [name for name in parts if not entries[name].is_dir()]
+
+    def make(name: str) -> None:
+        entry = entries[name]
+        tmp = folder / f"{TMP}{entry.name}-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        try:
+            (tmp / "list.json").write_text(json.dumps({"site": str(public.resolve()), "files": parts[name],
+                                                       "output": str((tmp / "index").resolve())}), encoding="utf-8")
+            done = children.run(["node", str(root / RUNNER), str(tmp / "list.json")],
+                                capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise BuildError(f"pagefind failed:\n{(done.stdout + done.stderr).strip()}")
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp / "index", entry)
+        except OSError:  # a concurrent build stored it first
+            if not entry.is_dir():
+                raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for future in [pool.submit(make, name) for name in missing]:
+            future.result()
+    for name, entry in entries.items():
+        link_tree(entry, public / "pagefind" / name)
+        os.utime(entry)  # used now: kept by prune()
+    listed = [f"{name}/" for name in parts if name]
+    (public / "pagefind" / "parts.json").write_text(json.dumps(listed), encoding="utf-8")
+    pruned = prune(folder, max_bytes=MAX_BYTES) if missing else 0
+    return CacheCounts(made=len(missing), cached=len(parts) - len(missing), pruned=pruned)

@@ -237,5 +237,5 @@ def render_pages(*, cache: Path, shards: list[Shard], keys: list[str], public: P
     for key in keys:
         link_tree(entry[key], public)
         os.utime(entry[key])  # used now: kept by prune()
-    removed = prune(pages, max_bytes=MAX_BYTES)
+    removed = prune(pages, max_bytes=MAX_BYTES) if missing else 0  # the cache grows only when a shard is stored
     return CacheCounts(made=len(missing), cached=len(keys) - len(missing), pruned=removed)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -13,17 +14,26 @@ import sys
 import time
 import tomllib
 import urllib.request
+from pathlib import Path
 
 from conftest import ROOT, copy_project
+from ingest.cache import CacheCounts
+from ingest.search_index import index_search
 
 GRAID = "graid-supremeraid-mysql-2023"
 
 
 def test_the_index_holds_the_study_facet_and_prose_pages_only(built_site):
-    entry = json.loads((built_site.public / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
-    # 6 study pages, the 6 facet pages (storage product, RAID level, protocol, doublewrite, compression,
+    index = built_site.public / "pagefind"
+    count = lambda part: json.loads((index / part / "pagefind-entry.json").read_text(encoding="utf-8"))[  # noqa: E731
+        "languages"]["en"]["page_count"]
+    # the main index: the 6 facet pages (storage product, RAID level, protocol, doublewrite, compression,
     # array state) and /about/; not Explore's row pages, embeds, logs or lists
-    assert entry["languages"]["en"]["page_count"] == 6 + 6 + 1
+    assert count("") == 6 + 1
+    # the 6 study pages in parts by the SHA-256 of their ids modulo 4 (worked out with sha256sum): 1 holds
+    # ScaleFlux's and Seagate's, 2 Graid's, 3 the two measured studies and NetApp's
+    assert json.loads((index / "parts.json").read_text(encoding="utf-8")) == ["part-1/", "part-2/", "part-3/"]
+    assert [count(f"part-{n}") for n in (1, 2, 3)] == [2, 1, 3]
     pages = (built_site.public / "studies" / GRAID / "index.html").read_text(encoding="utf-8")
     assert '<main id="main" data-pagefind-body data-pagefind-meta="kind:Study">' in pages
     assert "data-pagefind-body" not in (built_site.public / "explore" / "index.html").read_text(encoding="utf-8")
@@ -114,7 +124,26 @@ def test_the_live_server_serves_the_search_index(tmp_path):
                 assert server.poll() is None, server.stderr.read().decode()
                 assert time.monotonic() < deadline, "the live server did not serve the index in 3 minutes"
                 time.sleep(0.5)
-        assert entry["languages"]["en"]["page_count"] == 6 + 6 + 1
+        assert entry["languages"]["en"]["page_count"] == 6 + 1
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/pagefind/part-3/pagefind-entry.json") as response:
+            assert json.loads(response.read())["languages"]["en"]["page_count"] == 3
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+
+
+def test_each_part_of_the_index_is_made_again_only_when_its_pages_changed(built_site, tmp_path):
+    public = tmp_path / "public"
+    shutil.copytree(built_site.public, public, ignore=shutil.ignore_patterns("pagefind"))
+    cache = tmp_path / "cache"
+    assert index_search(root=built_site.root, public=public, cache=cache) == CacheCounts(made=4, cached=0, pruned=0)
+    first = {p.relative_to(public): p.read_bytes() for p in (public / "pagefind").rglob("*") if p.is_file()}
+    shutil.rmtree(public / "pagefind")
+    assert index_search(root=built_site.root, public=public, cache=cache) == CacheCounts(made=0, cached=4, pruned=0)
+    assert {p.relative_to(public): p.read_bytes() for p in (public / "pagefind").rglob("*") if p.is_file()} == first
+    page = public / "studies" / GRAID / "index.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("</main>", "<p>zanzibar</p></main>"), encoding="utf-8")
+    shutil.rmtree(public / "pagefind")
+    assert index_search(root=built_site.root, public=public, cache=cache) == CacheCounts(made=1, cached=3, pruned=0)
+    part = json.loads((public / "pagefind" / "part-2" / "pagefind-entry.json").read_text(encoding="utf-8"))
+    assert part != json.loads(first[Path("pagefind/part-2/pagefind-entry.json")])  # its index names new files

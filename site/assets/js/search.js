@@ -10,12 +10,18 @@ const list = document.getElementById("search-results");
 const SHOWN = 20;       // pages listed
 const SECTIONS = 3;     // sections listed under a page
 
+// The index is in parts (ingest/search_index.py): the main one beside pagefind.js, and those that
+// parts.json lists there, merged into it.
 let pagefind = null;
 async function engine() {
   if (!pagefind) {
-    pagefind = await import(form.dataset.bundle);
-    await pagefind.options({baseUrl: form.dataset.base});
-    pagefind.init();
+    const folder = new URL(".", new URL(form.dataset.bundle, location.href));
+    const loaded = await import(form.dataset.bundle);
+    await loaded.options({baseUrl: form.dataset.base});
+    const parts = await (await fetch(new URL("parts.json", folder))).json();
+    await Promise.all(parts.map((part) => loaded.mergeIndex(new URL(part, folder).pathname)));
+    loaded.init();
+    pagefind = loaded;
   }
   return pagefind;
 }
