@@ -3,6 +3,7 @@ temporary name and renamed into place, and the bounds that keep a cache from gro
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from dataclasses import dataclass
@@ -20,6 +21,13 @@ class CacheCounts:
     pruned: int
 
 
+def _size(folder: Path | str) -> int:
+    """The bytes of the files below ``folder`` (an entry of the page cache holds folders)."""
+    with os.scandir(folder) as items:
+        return sum(_size(i.path) if i.is_dir(follow_symlinks=False) else i.stat(follow_symlinks=False).st_size
+                   for i in items)
+
+
 def prune(folder: Path, *, max_bytes: int, now: float | None = None) -> int:
     """Remove the entries unused for MAX_AGE_DAYS, then the least recently used (a folder's
     modification time, which a build touches when it uses the entry) until the rest hold at most
@@ -34,7 +42,7 @@ def prune(folder: Path, *, max_bytes: int, now: float | None = None) -> int:
                 shutil.rmtree(shard, ignore_errors=True)
             continue
         for entry in shard.iterdir() if shard.is_dir() else ():
-            size = sum(f.stat().st_size for f in entry.rglob("*") if f.is_file())  # an entry may hold folders
+            size = _size(entry)
             entries.append((entry.stat().st_mtime, size, entry))
     entries.sort(reverse=True)  # most recently used first
     kept, removed = 0, 0
