@@ -3,6 +3,7 @@ temporary name and renamed into place, and the bounds that keep a cache from gro
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from dataclasses import dataclass
@@ -18,6 +19,16 @@ class CacheCounts:
     made: int
     cached: int
     pruned: int
+
+
+def link_or_copy(source: Path, target: Path) -> None:
+    """Put ``source`` at ``target`` as a hard link (no bytes written again), or a copy where the file
+    system does not allow one; what was at ``target`` is replaced, not written through."""
+    target.unlink(missing_ok=True)  # a file left there, or this very file linked there before
+    try:
+        os.link(source, target)
+    except OSError:  # another file system, or links not allowed
+        shutil.copyfile(source, target)
 
 
 def prune(folder: Path, *, max_bytes: int, now: float | None = None) -> int:
