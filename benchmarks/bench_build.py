@@ -82,8 +82,9 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
     build_database_from(staged, db_path=generation.database)
     times.append(("load", time.perf_counter() - t))
     t = time.perf_counter()
-    export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data)
-    times.append(("export", time.perf_counter() - t))
+    exported = export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
+                          cache=layout.cache / "export", bundle_keys={s.id: s.key for s in staged})
+    times.append((f"export ({exported.made} studies; {exported.cached} cached)", time.perf_counter() - t))
     t = time.perf_counter()
     drawn = render_embeds(layout, export_dir=generation.export, quiet=True)
     times.append((f"embeds ({drawn.made} drawn; {drawn.cached} cached)", time.perf_counter() - t))

@@ -89,7 +89,8 @@ def hugo_binary() -> Path:
 
 def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> None:
     """Validate, load the generation's database and export its site data (everything before Hugo).
-    Bundles seen before with the same content and code come from the cache (stage.py)."""
+    Bundles seen before with the same content and code come from the cache (stage.py), and so do
+    their studies' own exported files (publish/study_cache.py)."""
     staged, problems, counts = stage_bundles([layout.data], cache=layout.cache)
     if not quiet:
         print(f"bundles: {counts.made} validated, {counts.cached} from the cache"
@@ -99,10 +100,15 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
         raise BundleError(errors)
     build_database_from(staged, db_path=generation.database)
     try:
-        export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
-                   site_url=site_url() or "")
+        # a study whose bundle entry (and the site's address) is unchanged is not exported again
+        exported = export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
+                              site_url=site_url() or "", cache=layout.cache / "export",
+                              bundle_keys={s.id: s.key for s in staged})
     except ArtifactChanged as exc:
         raise BuildError(str(exc)) from None
+    if not quiet:
+        print(f"studies: {exported.made} exported, {exported.cached} from the cache"
+              + (f", {exported.pruned} old cache entries removed" if exported.pruned else ""), flush=True)
     write_preview(data=layout.data, repo=layout.root, out_dir=generation.export / "data")
     export_duckdb_wasm(layout.root / "node_modules", static_dir=generation.export / "static")
     render_embeds(layout, export_dir=generation.export)
@@ -139,7 +145,7 @@ def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
 LEFTOVERS = ("build/.export-*", "build/.public-*", "build/.benchmarks.duckdb.*.tmp", "build/.export.old-*",
              ".public.old-*", "build/.current.link-*", ".public.link-*", "build/.export.link-*",
              "build/.benchmarks.duckdb.link-*", "build/cache/bundles/.tmp-*", "build/cache/embeds/.tmp-*",
-             "build/cache/pages/.tmp-*", "build/cache/search/.tmp-*")
+             "build/cache/pages/.tmp-*", "build/cache/search/.tmp-*", "build/cache/export/.tmp-*")
 
 
 @contextmanager

@@ -28,6 +28,16 @@ def _size(folder: Path | str) -> int:
                    for i in items)
 
 
+def link_or_copy(source: Path, target: Path) -> None:
+    """Put ``source`` at ``target`` as a hard link (no bytes written again), or a copy where the file
+    system does not allow one; what was at ``target`` is replaced, not written through."""
+    target.unlink(missing_ok=True)  # a file left there, or this very file linked there before
+    try:
+        os.link(source, target)
+    except OSError:  # another file system, or links not allowed
+        shutil.copyfile(source, target)
+
+
 def prune(folder: Path, *, max_bytes: int, now: float | None = None) -> int:
     """Remove the entries unused for MAX_AGE_DAYS, then the least recently used (a folder's
     modification time, which a build touches when it uses the entry) until the rest hold at most

@@ -22,7 +22,7 @@ import re
 import shutil
 from pathlib import Path
 
-from .cache import TMP, prune
+from .cache import TMP, link_or_copy, prune
 
 MAX_BYTES = 2**30  # ~15 times what 1,000 bundles draw (7,400 SVGs of ~9 KB)
 PACKAGES = ("@observablehq/plot", "jsdom")  # what the drawing modules import
@@ -78,14 +78,6 @@ def _whole(folder: Path) -> bool:
         return False
 
 
-def _link_or_copy(source: Path, target: Path) -> None:
-    target.unlink(missing_ok=True)  # a file left there, or this very file linked there before
-    try:
-        os.link(source, target)
-    except OSError:  # another file system, or links not allowed
-        shutil.copyfile(source, target)
-
-
 class EmbedCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -99,7 +91,7 @@ class EmbedCache:
         if not _whole(folder):
             return False
         for kind, file_name in FILES.items():
-            _link_or_copy(folder / file_name, out_dir / f"{name}.{kind}")
+            link_or_copy(folder / file_name, out_dir / f"{name}.{kind}")
         os.utime(folder)  # used now: kept by prune()
         return True
 
@@ -111,7 +103,7 @@ class EmbedCache:
         tmp.mkdir(parents=True)
         try:
             for kind, file_name in FILES.items():
-                _link_or_copy(out_dir / f"{name}.{kind}", tmp / file_name)
+                link_or_copy(out_dir / f"{name}.{kind}", tmp / file_name)
             folder.parent.mkdir(exist_ok=True)
             shutil.rmtree(folder, ignore_errors=True)  # a damaged entry under this key
             os.replace(tmp, folder)

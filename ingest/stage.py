@@ -55,6 +55,11 @@ class Staged:
     file: Path
     entry: Path
 
+    @property
+    def key(self) -> str:
+        """The entry's key: what the export's cache keys the study's outputs by (publish/study_cache.py)."""
+        return self.entry.name
+
 
 def code_digest() -> str:
     """What every key shares: the code and schema that read bundles, and the libraries' versions."""

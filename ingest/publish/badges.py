@@ -24,7 +24,7 @@ COLOURS = {"none": "lightgrey", "wrong": "orange", "all hold": "green", "else": 
 
 COUNTS = ("SELECT st.study, count(c.claim) AS claims, "
           + ", ".join(f"count(c.claim) FILTER (WHERE c.verdict = '{v}') AS {v}" for v in NAMED)
-          + " FROM studies AS st LEFT JOIN claims AS c USING (study) GROUP BY st.study ORDER BY st.study")
+          + " FROM studies AS st LEFT JOIN claims AS c USING (study) WHERE {where} GROUP BY st.study ORDER BY st.study")
 
 
 def badge(counts: dict) -> dict:
@@ -39,11 +39,12 @@ def badge(counts: dict) -> dict:
     return {"schemaVersion": 1, "label": LABEL, "message": f"{counts['claims']}: {named}", "color": colour}
 
 
-def export_badges(con: duckdb.DuckDBPyConnection, *, static_dir: Path) -> dict[str, str]:
-    """Write ``static_dir/badges/<study>.json`` for every study; returns each study's badge path."""
+def export_badges(con: duckdb.DuckDBPyConnection, *, static_dir: Path, where: str = "TRUE") -> dict[str, str]:
+    """Write ``static_dir/badges/<study>.json`` for each study ``where`` holds for (a condition on
+    ``study``); returns each study's badge path."""
     out = static_dir / "badges"
     out.mkdir(parents=True, exist_ok=True)
-    cursor = con.execute(COUNTS)
+    cursor = con.execute(COUNTS.format(where=where))
     names = [d[0] for d in cursor.description]
     paths = {}
     for row in cursor.fetchall():

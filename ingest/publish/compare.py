@@ -26,34 +26,45 @@ from .db import RESULT_ORDER, group_of, rows
 from .like import config_sql
 
 
-def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir: Path) -> None:
-    """Write ``out_dir/compare.json`` (the index) and ``assets_dir/compare/<study>.json`` (the series)."""
+def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir: Path, where: str = "TRUE",
+                   cached: dict[str, dict | None] | None = None) -> dict[str, dict | None]:
+    """Write ``out_dir/compare.json`` (the index) and ``assets_dir/compare/<study>.json`` (the series)
+    of the studies ``where`` holds for (a condition on ``study``); the index lists those and the studies
+    of ``cached`` (each with its entry, or None for a study with no series). Returns the entries written."""
     compared = fields("compare")
     label = ("study || ':' || system AS id, any_value(system_label) || ' (' || study || ')' AS label, "
              "any_value(study_title) AS study_heading")
-    series = rows(con, config_sql(extra=label) + " ORDER BY study, system")
+    series = rows(con, config_sql(where, extra=label) + " ORDER BY study, system")
     values = rows(con, f"""
         SELECT study || ':' || system AS series, metric, unit, state, threads, value, value_text, value_kind,
                provenance, source_href, runs, mean, mean_text, low, high, grade
-        FROM values_at ORDER BY {RESULT_ORDER}""")
+        FROM values_at WHERE {where} ORDER BY {RESULT_ORDER}""")
     by_series: dict[str, list[dict]] = {}
     for v in values:
         # the coordinate's runs and range, for the overlap check (single values too: their range is the value)
         v["coordinate"] = {"runs": v["runs"], "low": v["low"], "high": v["high"]} if v["runs"] else None
         v["group"] = group_of(v)
         by_series.setdefault(v.pop("series"), []).append(v)
-    studies: dict[str, dict] = {}
+    studies: dict[str, dict | None] = {study: None for (study,) in con.execute(
+        f"SELECT study FROM studies WHERE {where} ORDER BY study").fetchall()}
     for s in series:
         study, title = s.pop("study"), s.pop("study_heading")
         s.pop("system")
         sid, name = s.pop("id"), s.pop("label")
-        entry = studies.setdefault(study, {"study": study, "title": title, "series": []})
+        entry = studies[study] = studies[study] or {"study": study, "title": title, "series": []}
         entry["series"].append({"id": sid, "label": name, "config": s, "values": by_series[sid]})
     folder = assets_dir / "compare"
     folder.mkdir(parents=True, exist_ok=True)
+    entries: dict[str, dict | None] = {}
     for study, entry in studies.items():
+        if entry is None:
+            entries[study] = None
+            continue
         (folder / f"{study}.json").write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
-    index = [{"study": e["study"], "title": e["title"], "series": [{"id": s["id"], "label": s["label"]} for s in e["series"]]}
-             for e in studies.values()]
+        entries[study] = {"study": entry["study"], "title": entry["title"],
+                          "series": [{"id": s["id"], "label": s["label"]} for s in entry["series"]]}
+    listed = {**(cached or {}), **entries}
+    index = [listed[study] for study in sorted(listed) if listed[study] is not None]
     doc = {"fields": [{"key": f.key, "label": f.label} for f in compared], "studies": index}
     (out_dir / "compare.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return entries

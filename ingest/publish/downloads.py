@@ -31,14 +31,15 @@ def export_downloads(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: 
     shutil.copyfile(db_path, out_dir / "benchmarks.duckdb")
 
 
-def export_study_csvs(con: duckdb.DuckDBPyConnection, *, out_dir: Path) -> dict[str, str]:
+def export_study_csvs(con: duckdb.DuckDBPyConnection, *, out_dir: Path, where: str = "TRUE") -> dict[str, str]:
     """``out_dir/<study>.csv``: each study's rows of results.csv (its columns, in its order, every
-    cell as DuckDB writes it as text); returns each file's SHA-256, the data hash its citation gives."""
+    cell as DuckDB writes it as text), of the studies ``where`` holds for; returns each file's SHA-256,
+    the data hash its citation gives."""
     out_dir.mkdir(parents=True, exist_ok=True)
     names = keys("download")
-    select = defused_select(con, f"SELECT {', '.join(names)} FROM results ORDER BY {RESULT_ORDER}")
+    select = defused_select(con, f"SELECT {', '.join(names)} FROM results WHERE {where} ORDER BY {RESULT_ORDER}")
     as_text = ", ".join(f'CAST("{n}" AS VARCHAR) AS "{n}"' for n in names)
-    studies: dict[str, list] = {study: [] for (study,) in con.execute("SELECT study FROM studies ORDER BY study").fetchall()}
+    studies: dict[str, list] = {study: [] for (study,) in con.execute(f"SELECT study FROM studies WHERE {where} ORDER BY study").fetchall()}
     for row in con.execute(f"SELECT {as_text} FROM ({select})").fetchall():
         studies.setdefault(row[0], []).append(row)
     hashes = {}

@@ -83,13 +83,17 @@ def _rebuilds(doc: dict) -> Iterator[dict]:
             }
 
 
-def _embeds(docs: list[dict], facets: dict) -> Iterator[dict]:
-    by_id = {d["id"]: d for d in docs}
-    for doc in docs:
-        for chart in doc["charts"]:
-            yield from _by_x(doc, chart, f"/studies/{doc['id']}/#chart-{chart['id']}")
-        yield from _runs(doc)
-        yield from _rebuilds(doc)
+def _own(doc: dict) -> Iterator[dict]:
+    """A study's own charts' embeds (its page's charts, runs over time and rebuilds)."""
+    for chart in doc["charts"]:
+        yield from _by_x(doc, chart, f"/studies/{doc['id']}/#chart-{chart['id']}")
+    yield from _runs(doc)
+    yield from _rebuilds(doc)
+
+
+def _facet_embeds(facets: dict, by_id: dict[str, dict]) -> Iterator[dict]:
+    """The facet pages' charts' embeds: their page is the facet page's part the study is listed in,
+    which depends on the other studies."""
     for slug, facet in facets.items():
         for study in facet["studies"]:
             for group in study["groups"]:
@@ -106,45 +110,68 @@ def _kinds(embed: dict) -> list[str]:
     return ["measured"]
 
 
-def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir: Path,
-                  specs_path: Path, site_url: str) -> dict[str, list[dict]]:
+def _listed(embed: dict, doc: dict, *, out: Path, site_url: str) -> dict:
+    """Write an embed's CSV; its listing: the prefix Hugo looks it up by, its entry in the index, its
+    reference (citation.py) and its render spec as JSON text."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(embed["columns"])
+    writer.writerows([defused(cell) for cell in row] for row in embed["rows"])
+    data = buffer.getvalue().encode("utf-8")
+    chart_id = embed["id"]
+    (out / f"{chart_id}.csv").write_bytes(data)
+    entry = {
+        "id": chart_id, "title": embed["title"], "kind": embed["renderer"], "part": embed["part"],
+        "study": embed["study"],
+        "page": f"/embed/{chart_id}/", "full_page": embed["full_page"],
+        "svg": f"/embed/{chart_id}.svg", "csv": f"/embed/{chart_id}.csv",
+        "sha256": hashlib.sha256(data).hexdigest(), "rows": len(embed["rows"]), "alt": embed["alt"],
+    }
+    cited = chart_reference(entry, doc, site_url=site_url.rstrip("/"))
+    where = files(doc["id"])
+    entry.update(cite_key=cited["key"], bib=where["bib_url"], csl=where["csl_url"])
+    context = {"study": doc["title"], "sources": sources_line(doc), "kinds": _kinds(embed),
+               "address": f"{site_url.rstrip('/')}/embed/{chart_id}/", "sha256": entry["sha256"],
+               "alt": embed["alt"]}
+    spec = {"id": chart_id, "title": embed["title"], "renderer": embed["renderer"], "spec": embed["spec"],
+            "option": embed["option"], "context": context}
+    return {"prefix": embed["prefix"], "entry": entry, "reference": cited,
+            "spec": json.dumps(spec, ensure_ascii=False)}
+
+
+def study_embeds(doc: dict, *, static_dir: Path, site_url: str) -> list[dict]:
+    """Write the CSVs of a study's own charts' embeds; their listings (``_listed``), which depend on
+    that study alone (the export's cache keeps them, study_cache.py)."""
+    out = static_dir / "embed"
+    out.mkdir(parents=True, exist_ok=True)
+    return [_listed(embed, doc, out=out, site_url=site_url) for embed in _own(doc)]
+
+
+def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir: Path, specs_path: Path,
+                  site_url: str, cached: dict[str, list[dict]] | None = None,
+                  heads: list[dict] | None = None) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
     """Write each embed's CSV, ``/embed/index.json``, Hugo's embed pages (``embeds.json``: each chart's
     embed prefix -> its panels, which pages look up by prefix rather than search) and the render specs
     (each with the context its standalone image prints: study, sources, value kinds, address, data hash).
-    Returns each study's charts' references (citation.py)."""
+    ``docs`` are the studies exported now, ``cached`` the listings of the others' own embeds (by study)
+    and ``heads`` every study's head (id, title, sources; the documents when not given). Returns each
+    study's charts' references (citation.py) and the listings of the own embeds of ``docs``."""
     out = static_dir / "embed"
     out.mkdir(parents=True, exist_ok=True)
-    entries, specs = [], []
-    by_id = {d["id"]: d for d in docs}
+    made = {doc["id"]: study_embeds(doc, static_dir=static_dir, site_url=site_url) for doc in docs}
+    by_id = {d["id"]: d for d in heads or docs}
+    listed = {**(cached or {}), **made}
+    facet = [(embed["study"], _listed(embed, by_id[embed["study"]], out=out, site_url=site_url))
+             for embed in _facet_embeds(facets, by_id)]
+    every = [(study, item) for study in sorted(listed) for item in listed[study]] + facet
     groups: dict[str, list[dict]] = {}
     references: dict[str, list[dict]] = {}  # each study's charts' references
-    for embed in _embeds(docs, facets):
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(embed["columns"])
-        writer.writerows([defused(cell) for cell in row] for row in embed["rows"])
-        data = buffer.getvalue().encode("utf-8")
-        chart_id = embed["id"]
-        (out / f"{chart_id}.csv").write_bytes(data)
-        entries.append({
-            "id": chart_id, "title": embed["title"], "kind": embed["renderer"], "part": embed["part"],
-            "study": embed["study"],
-            "page": f"/embed/{chart_id}/", "full_page": embed["full_page"],
-            "svg": f"/embed/{chart_id}.svg", "csv": f"/embed/{chart_id}.csv",
-            "sha256": hashlib.sha256(data).hexdigest(), "rows": len(embed["rows"]), "alt": embed["alt"],
-        })
-        doc = by_id[embed["study"]]
-        cited = chart_reference(entries[-1], doc, site_url=site_url.rstrip("/"))
-        references.setdefault(doc["id"], []).append(cited)
-        where = files(doc["id"])
-        entries[-1].update(cite_key=cited["key"], bib=where["bib_url"], csl=where["csl_url"])
-        groups.setdefault(embed["prefix"], []).append(entries[-1])
-        context = {"study": doc["title"], "sources": sources_line(doc), "kinds": _kinds(embed),
-                   "address": f"{site_url.rstrip('/')}/embed/{chart_id}/", "sha256": entries[-1]["sha256"],
-                   "alt": embed["alt"]}
-        specs.append({"id": chart_id, "title": embed["title"], "renderer": embed["renderer"], "spec": embed["spec"],
-                      "option": embed["option"], "context": context})
+    for study, item in every:
+        groups.setdefault(item["prefix"], []).append(item["entry"])
+        references.setdefault(study, []).append(item["reference"])
+    entries = [item["entry"] for _, item in every]
     (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
     (data_dir / "embeds.json").write_text(json.dumps(groups, ensure_ascii=False), encoding="utf-8")
-    specs_path.write_text(json.dumps({"charts": specs}, ensure_ascii=False), encoding="utf-8")
-    return references
+    # the specs as their own texts joined, as json.dumps writes a list: a cached study's are not parsed again
+    specs_path.write_text('{"charts": [' + ", ".join(item["spec"] for _, item in every) + "]}", encoding="utf-8")
+    return references, made

@@ -31,17 +31,21 @@ CASE WHEN rt.title IS NOT NULL THEN rt.title
      ELSE r.value_kind || ': ' || coalesce(r.row_label, r.result) END AS table_title"""
 
 
-def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir: Path) -> None:
-    """Write ``out_dir/explore.json`` (the index) and ``assets_dir/explore/<study>.json`` (the rows)."""
+def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir: Path, where: str = "TRUE",
+                   cached: dict[str, dict | None] | None = None) -> dict[str, dict | None]:
+    """Write ``out_dir/explore.json`` (the index) and ``assets_dir/explore/<study>.json`` (the rows) of
+    the studies ``where`` holds for (a condition on ``study``); the index lists those and the studies of
+    ``cached`` (each with its entry, or None for a study with no values). Returns the entries written."""
     shown = [f for f in fields() if ("filter" in f.roles or "column" in f.roles) and f.key not in ROW_COLUMNS]
     select = ", ".join([f"r.{c}" for c in ROW_COLUMNS] + [f"{f.shown('r.' + f.key)} AS {f.key}" for f in shown])
-    table = rows(con, f"SELECT {select}, {TABLE}, runs, mean, mean_text, low, high FROM values_at AS r "
+    table = rows(con, f"SELECT {select}, {TABLE}, runs, mean, mean_text, low, high FROM (SELECT * FROM values_at WHERE {where}) AS r "
                  f"LEFT JOIN result_tables AS rt ON rt.study = r.study AND rt.result = r.result "
                  f"ORDER BY {', '.join('r.' + c.strip() for c in RESULT_ORDER.split(','))}")
-    by_study: dict[str, list[dict]] = {}
+    by_study: dict[str, list[dict]] = {study: [] for (study,) in con.execute(
+        f"SELECT study FROM studies WHERE {where} ORDER BY study").fetchall()}
     for r in table:
         r["group"] = group_of(r)
-        by_study.setdefault(r["study"], []).append(r)
+        by_study[r["study"]].append(r)
     filters = fields("filter")
     facets = []
     for f in filters:
@@ -52,19 +56,27 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir:
     # if, for every filter it sets, the study has one of the values it picks
     lists = ", ".join(f"list(DISTINCT {f.shown(f.key)} ORDER BY {f.shown(f.key)}) "
                       f"FILTER (WHERE {f.shown(f.key)} IS NOT NULL)" for f in filters)
-    has = {study: values for study, *values in con.execute(f"SELECT study, {lists} FROM results GROUP BY study").fetchall()}
+    has = {study: values for study, *values in con.execute(
+        f"SELECT study, {lists} FROM results WHERE {where} GROUP BY study").fetchall()}
     # each system's colour: its position in its bundle, as on every other page (colours.py)
     colours: dict[str, dict[str, int]] = {}
-    for study, label, position in con.execute("SELECT study, label, position FROM systems ORDER BY study, position").fetchall():
+    for study, label, position in con.execute(f"SELECT study, label, position FROM systems WHERE {where} "
+                                              "ORDER BY study, position").fetchall():
         colours.setdefault(study, {})[label] = position
     folder = assets_dir / "explore"
     folder.mkdir(parents=True, exist_ok=True)
-    studies = []
+    entries: dict[str, dict | None] = {}
     for study, study_rows in by_study.items():
-        studies.append({"study": study, "title": study_rows[0]["study_title"], "count": len(study_rows),
-                        "facets": [values or [] for values in has[study]]})
+        if not study_rows:
+            entries[study] = None
+            continue
+        entries[study] = {"study": study, "title": study_rows[0]["study_title"], "count": len(study_rows),
+                          "facets": [values or [] for values in has[study]]}
         (folder / f"{study}.json").write_text(
             json.dumps({"study": study, "rows": study_rows, "colours": colours.get(study, {})}, ensure_ascii=False),
             encoding="utf-8")
+    listed = {**(cached or {}), **entries}
+    studies = [listed[study] for study in sorted(listed) if listed[study] is not None]
     (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "studies": studies}, ensure_ascii=False),
                                           encoding="utf-8")
+    return entries

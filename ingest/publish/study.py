@@ -125,11 +125,12 @@ def _counts(items) -> list[dict]:
 
 
 def export_studies(db: Snapshot, *, out_dir: Path, cite) -> list[dict]:
-    """Write ``studies/<id>.json`` for Hugo, each with its citation (``cite(doc)``); return the documents."""
+    """Write ``studies/<id>.json`` for Hugo, each with its citation (``cite(doc)``), for the studies
+    ``db`` reads (Snapshot's ``where``); return the documents."""
     (out_dir / "studies").mkdir(parents=True, exist_ok=True)
     docs = []
     placed = positions(db.con)
-    for (study,) in db.con.execute("SELECT study FROM studies ORDER BY study").fetchall():
+    for (study,) in db.con.execute(f"SELECT study FROM studies WHERE {db.where} ORDER BY study").fetchall():
         doc = study_doc(db, study, placed=placed)
         doc["citation"] = cite(doc)
         path = out_dir / "studies" / f"{study}.json"

@@ -1,0 +1,114 @@
+"""The export's per-study outputs, cached by content: a study whose bundle did not change gets its
+files and the few facts the rest of the export needs back from ``build/cache/export/`` instead of
+being exported again.
+
+A study's outputs are those that depend on its own rows only: its page's document
+(``data/studies/<id>.json``), its CSV, its rows for Explore and series for Compare
+(``assets/explore/<id>.json``, ``assets/compare/<id>.json``), its badge and the CSVs of its own charts'
+embeds. Everything that reads several studies (the downloads of the whole database, facets, findings,
+the indexes of Explore and Compare, /sql/, the quality summary, the embeds of facet charts and the
+reference files, which list those) is exported every time.
+
+An entry, ``<cache>/<key[:2]>/<key>/``, holds the study's files (``0``, ``1``, ... in the order of
+``record.json``'s ``files``, their paths in the export) and ``record.json``: the files' paths and what
+the aggregate steps read of the study (its head for facets, its entries in the indexes, its embeds'
+listings, its citation). The key is the SHA-256 of the bundle's own entry key (stage.py: its files, its
+path, the code under ingest/ and schema/ and the libraries' versions, so a change of code makes every
+study miss) and of the export's arguments (the site's address, which citations print).
+
+Entries are written under a temporary name and renamed into place (``record.json`` last, so an entry
+with it is whole), their files linked rather than copied where the file system allows, and bounded
+like the other caches (cache.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+from ..cache import TMP, link_or_copy, prune
+
+MAX_BYTES = 4 * 2**30  # ~8 times what 1,000 bundles' studies keep (54 MB at 100 bundles)
+RECORD = "record.json"
+
+
+def export_key(bundle_key: str, *, site_url: str) -> str:
+    """The key of a study's entry: its bundle's entry key and the export's arguments."""
+    return hashlib.sha256(json.dumps([bundle_key, site_url]).encode()).hexdigest()
+
+
+# What the aggregate steps read of a study's document: the facet pages (its systems, baseline and
+# title) and the embeds of its facet charts (title and sources, which they cite).
+HEAD = ("id", "title", "baseline", "systems", "sources")
+
+
+def head(doc: dict) -> dict:
+    return {k: doc[k] for k in HEAD}
+
+
+def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: list[dict]) -> dict:
+    """A study's entry as the export computed it: its files (paths in the export), its head, its
+    citation, its entries in the indexes of Explore and Compare (None: it has no values there) and the
+    listings of its own charts' embeds (embeds.py)."""
+    study = doc["id"]
+    files = [f"data/studies/{study}.json", f"static/data/studies/{study}.csv", f"static/badges/{study}.json"]
+    files += [f"assets/{kind}/{study}.json" for kind, entry in (("explore", explore), ("compare", compare)) if entry]
+    files += [f"static/embed/{e['entry']['id']}.csv" for e in embeds]
+    return {"files": files, "head": head(doc), "citation": doc["citation"], "explore": explore, "compare": compare,
+            "embeds": embeds}
+
+
+def _entry(folder: Path, key: str) -> Path:
+    return folder / key[:2] / key
+
+
+def lookup(folder: Path, keys: dict[str, str]) -> dict[str, dict]:
+    """The records of the studies of ``keys`` (study: key) that have a whole entry."""
+    found = {}
+    for study, key in keys.items():
+        entry = _entry(folder, key)
+        try:
+            record = json.loads((entry / RECORD).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if all((entry / str(i)).is_file() for i in range(len(record["files"]))):
+            found[study] = {**record, "entry": entry}
+    return found
+
+
+def restore(record: dict, *, out_dir: Path) -> None:
+    """Put a cached study's files back in place in the export ``out_dir``."""
+    entry = record["entry"]
+    for i, name in enumerate(record["files"]):
+        target = out_dir / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        link_or_copy(entry / str(i), target)
+    os.utime(entry)  # used now: kept by prune()
+
+
+def store(folder: Path, key: str, record: dict, *, out_dir: Path) -> None:
+    """Keep a study's files (``record["files"]``, paths below ``out_dir``) and ``record`` under ``key``."""
+    final = _entry(folder, key)
+    tmp = folder / f"{TMP}{key}-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    try:
+        for i, name in enumerate(record["files"]):
+            link_or_copy(out_dir / name, tmp / str(i))
+        (tmp / RECORD).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        final.parent.mkdir(exist_ok=True)
+        shutil.rmtree(final, ignore_errors=True)  # a damaged entry under this key
+        try:
+            os.replace(tmp, final)
+        except OSError:
+            if not lookup(folder, {"": key}):  # unless a concurrent build stored it first
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def prune_entries(folder: Path) -> int:
+    """Remove what the bounds of cache.py say; returns how many entries were removed."""
+    return prune(folder, max_bytes=MAX_BYTES)

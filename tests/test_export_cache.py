@@ -1,0 +1,101 @@
+"""The export's per-study outputs cached by content (ingest/publish/study_cache.py): which studies a
+build exports again, and that an export from the cache writes the same bytes as a clean one."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_project
+from ingest.build import Layout, build_site
+from ingest.publish import export_all
+from ingest.stage import build_database_from, stage_bundles
+from test_stage import _differences
+
+MEASURED = "measured-mariadb-2core-vm"
+SEAGATE = "seagate-nytro-mysql-2015"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Layout:
+    return copy_project(tmp_path / "project")
+
+
+def _edit(file: Path, old: str, new: str) -> None:
+    text = file.read_text(encoding="utf-8")
+    assert text.count(old) >= 1
+    file.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _studies_line(out: str) -> str:
+    (line,) = [line for line in out.splitlines() if line.startswith("studies: ")]
+    return line
+
+
+# a change of one bundle's title (its page, citation, indexes, embeds' titles), and of one of its values
+# (its CSV and data hash, its charts, the facet pages and findings that compare it)
+CHANGES = {"title": (MEASURED, "title: '", "title: 'Changed: "),
+           "data": (SEAGATE, 'values: "1328.06"', 'values: "1400.06"')}
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_a_build_after_one_bundle_changed_exports_it_alone_and_writes_what_a_clean_build_writes(
+        project: Layout, capsys, change):
+    build_site(project)
+    assert _studies_line(capsys.readouterr().out) == "studies: 6 exported, 0 from the cache"
+    study, old, new = CHANGES[change]
+    _edit(project.data / study / "bundle.yaml", old, new)
+    build_site(project)
+    assert _studies_line(capsys.readouterr().out) == "studies: 1 exported, 5 from the cache"
+    incremental = project.root / "incremental"
+    shutil.copytree(project.public, incremental / "public")
+    shutil.copytree(project.export, incremental / "export")
+
+    shutil.rmtree(project.build)  # every cache with it
+    build_site(project)
+    assert _studies_line(capsys.readouterr().out) == "studies: 6 exported, 0 from the cache"
+    assert _differences(incremental / "export", project.export) == []
+    assert _differences(incremental / "public", project.public) == []
+    changed = (project.export / "data" / "studies" / f"{study}.json").read_text(encoding="utf-8")
+    assert ("Changed: " in changed) if change == "title" else ('"value_text":"1400.06"' in changed)
+
+
+def _export(project: Layout, out: Path, *, cache: Path | None, site_url: str = ""):
+    staged, problems, _ = stage_bundles([project.data], cache=project.cache)
+    assert [p for p in problems if p.severity == "error"] == []
+    db = build_database_from(staged, db_path=out.with_suffix(".duckdb"))
+    keys = {s.id: s.key for s in staged} if cache else None
+    return export_all(db_path=db, out_dir=out, bundles=project.data, site_url=site_url, cache=cache, bundle_keys=keys)
+
+
+def test_a_damaged_entry_and_another_address_are_exported_again(project: Layout, tmp_path: Path):
+    cache = tmp_path / "export-cache"
+    clean = _export(project, tmp_path / "clean", cache=None)
+    assert (clean.made, clean.cached, clean.pruned) == (6, 0, 0)
+    first = _export(project, tmp_path / "first", cache=cache)
+    assert (first.made, first.cached) == (6, 0)
+    assert _differences(tmp_path / "clean", tmp_path / "first") == []
+    # one file of one entry gone: that study is exported again, the others come from the cache
+    entries = sorted(p for p in cache.glob("*/*") if p.is_dir())
+    assert len(entries) == 6
+    (entries[0] / "0").unlink()
+    second = _export(project, tmp_path / "second", cache=cache)
+    assert (second.made, second.cached) == (1, 5)
+    assert _differences(tmp_path / "clean", tmp_path / "second") == []
+    # the citations print the site's address: another address misses every entry
+    elsewhere = _export(project, tmp_path / "elsewhere", cache=cache, site_url="https://example.org")
+    assert (elsewhere.made, elsewhere.cached) == (6, 0)
+    assert "https://example.org/studies/" in (tmp_path / "elsewhere" / "data" / "studies" / f"{SEAGATE}.json").read_text(
+        encoding="utf-8")
+
+
+def test_cached_files_are_linked_into_the_export(project: Layout, tmp_path: Path):
+    """A hit costs a link a file (a copy where links are not allowed), not the file's bytes again."""
+    cache = tmp_path / "export-cache"
+    _export(project, tmp_path / "first", cache=cache)
+    _export(project, tmp_path / "second", cache=cache)
+    page = tmp_path / "second" / "data" / "studies" / f"{SEAGATE}.json"
+    assert page.stat().st_nlink == 3  # the first export's file, the cache's and this one
+    assert page.samefile(tmp_path / "first" / "data" / "studies" / f"{SEAGATE}.json")
