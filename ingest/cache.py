@@ -8,6 +8,7 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 MAX_AGE_DAYS = 14  # entries no build has used for this long are removed
 TMP = ".tmp-"  # the prefix of an entry being written (one left by an interrupted build goes after a day)
@@ -36,6 +37,23 @@ def link_or_copy(source: Path, target: Path) -> None:
         os.link(source, target)
     except OSError:  # another file system, or links not allowed
         shutil.copyfile(source, target)
+
+
+def make_entry(entry: Path, fill: Callable[[Path], None]) -> None:
+    """Make a folder entry: ``fill(tmp)`` writes it under a temporary name beside the cache's entries,
+    which is then renamed to ``entry`` (an interrupted build leaves no half-written entry; one that a
+    concurrent build stored first is kept). The temporary folder is removed whatever happens."""
+    tmp = entry.parent.parent / f"{TMP}{entry.name}-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        fill(tmp)
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(tmp, entry)
+    except OSError:
+        if not entry.is_dir():
+            raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def prune(folder: Path, *, max_bytes: int, now: float | None = None) -> int:

@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import children
-from .cache import TMP, CacheCounts, prune
+from .cache import CacheCounts, make_entry, prune
 from .problems import BuildError
 from .shards import link_tree, shard_of
 
@@ -74,30 +74,24 @@ def index_search(*, root: Path, public: Path, cache: Path) -> CacheCounts:
                for key in [_key(common, public, files)]}
     missing = [name for name in parts if not entries[name].is_dir()]
 
-    def make(name: str) -> None:
-        entry = entries[name]
-        tmp = folder / f"{TMP}{entry.name}-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
+    def index(name: str, out: Path) -> None:
+        site, glob = public, "*/index.html"  # the main index: the top-level pages
+        if name:  # a part: its pages linked into a folder of their own, at their paths in the site
+            site, glob = out.with_name(out.name + "-site"), "**/index.html"
         try:
-            site, glob = public, "*/index.html"  # the main index: the top-level pages
-            if name:  # a part: its pages linked into a folder of their own, at their paths in the site
-                site, glob = tmp / "site", "**/index.html"
-                for file in parts[name]:
-                    (site / file).parent.mkdir(parents=True)
-                    os.link(public / file, site / file)
+            for file in parts[name] if name else ():
+                (site / file).parent.mkdir(parents=True, exist_ok=True)
+                os.link(public / file, site / file)
             done = children.run([node, str(root / RUNNER), "--site", str(site), "--glob", glob,
-                                 "--output-path", str(tmp / "index"), "--silent"],
-                                capture_output=True, text=True, check=False)
+                                 "--output-path", str(out), "--silent"], capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 raise BuildError(f"pagefind failed:\n{(done.stdout + done.stderr).strip()}")
-            entry.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(tmp / "index", entry)
-        except OSError:  # a concurrent build stored it first
-            if not entry.is_dir():
-                raise
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            if name:
+                shutil.rmtree(site, ignore_errors=True)
+
+    def make(name: str) -> None:
+        make_entry(entries[name], lambda out: index(name, out))
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         for future in [pool.submit(make, name) for name in missing]:

@@ -26,14 +26,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Callable
 
-from .cache import TMP, CacheCounts, prune
+from .cache import CacheCounts, make_entry, prune
 from .problems import BuildError
 
 STUDIES_PER_SHARD = 128  # at most, on average: the shard count is the power of two that allows it
@@ -218,17 +217,7 @@ def render_pages(*, cache: Path, shards: list[Shard], keys: list[str], public: P
 
     def one(item: tuple[Shard, str]) -> None:
         part, key = item
-        tmp = pages / f"{TMP}{key}-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        try:
-            shard(part, tmp)
-            entry[key].parent.mkdir(parents=True, exist_ok=True)
-            os.replace(tmp, entry[key])
-        except OSError:  # a concurrent build stored it first (a failed render raises BuildError)
-            if not entry[key].is_dir():
-                raise
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        make_entry(entry[key], lambda tmp: shard(part, tmp))
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         done = [pool.submit(site, public)] + [pool.submit(one, item) for item in missing]
