@@ -28,7 +28,8 @@ from .embed_render import render_embeds
 from .preview import write_preview
 from .problems import BuildError, BundleError
 from .search_index import index_search
-from .shards import STUDIES_PER_SHARD, common_digest, render_pages, shard_key, split_data
+from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, common_digest, facet_keys, facet_pages_of,
+                     facet_run_data, facet_segment, missing, render_pages, shard_key, split_data)
 from .cache import CacheCounts
 from .stage import build_database_from, stage_bundles
 from .wasm_files import export_duckdb_wasm
@@ -193,29 +194,57 @@ def _hugo(layout: Layout, *, config: Path, destination: Path, segments: str) -> 
         raise BuildError(f"hugo failed:\n{out or done.stderr.strip()}")
 
 
-def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD) -> CacheCounts:
-    """Hugo renders the generation's pages from its export: the site's own pages over all the data,
-    each shard of studies over its own data, or from the cache (shards.py)."""
-    parts = split_data(data=generation.export / "data", out=generation.folder / "parts", per_shard=per_shard)
+def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD,
+                    facet_pages_per_run: int = FACET_PAGES_PER_RUN) -> tuple[CacheCounts, CacheCounts]:
+    """Hugo renders the generation's pages from its export (shards.py): the site's own pages over a cut
+    of all the data; each shard of studies over its own data; the facet pages, a few runs of them, each
+    over its pages' data; shards and facet pages from the cache where nothing they read changed.
+    Returns how many shards, and how many facet pages, were rendered and found in the cache."""
+    data = generation.export / "data"
+    parts = split_data(data=data, out=generation.folder / "parts", per_shard=per_shard)
     common = common_digest(root=layout.root, site_url=site_url() or "")
-    keys = [shard_key(common=common, shard=s, assets=generation.export / "assets") for s in parts.shards]
-    return render_pages(
-        cache=layout.cache, shards=parts.shards, keys=keys, public=generation.public,
-        site=lambda to: _hugo(layout, config=hugo_config(layout.site, generation, data=parts.site),
-                              destination=to, segments="site,views"),
-        shard=lambda part, to: _hugo(layout, config=hugo_config(layout.site, generation, data=part.data,
-                                                                 name=f"hugo-mounts-{part.number}.toml"),
-                                     destination=to, segments="studies"))
+    assets = generation.export / "assets"
+    keys = [shard_key(common=common, shard=s, assets=assets) for s in parts.shards]
+    facets, pages = facet_pages_of(data)
+    page_keys = facet_keys(common=common, data=data, facets=facets, pages=pages, assets=assets)
+    absent = missing(layout.cache, keys + page_keys)
+
+    def config(part: Path, name: str, *, segment: list[str] | None = None) -> Path:
+        return hugo_config(layout.site, generation, data=part, name=name, segment=segment)
+
+    def shard_job(part: Shard, key: str) -> Job:
+        return Job(render=lambda to: _hugo(layout, config=config(part.data, f"hugo-mounts-{part.number}.toml"),
+                                           destination=to, segments="studies"),
+                   entries={key: None})
+
+    jobs = [shard_job(part, key) for part, key in zip(parts.shards, keys) if key in absent]
+    todo = [(page, key) for page, key in zip(pages, page_keys) if key in absent]
+    for n in range(0, len(todo), facet_pages_per_run):
+        batch = todo[n:n + facet_pages_per_run]
+        folder = facet_run_data(data=data, out=generation.folder / "parts" / f"facets-{n}",
+                                facets=facets, pages=[p for p, _ in batch])
+        run_config = config(folder, f"hugo-facets-{n}.toml", segment=facet_segment(facets))
+        jobs.append(Job(render=lambda to, c=run_config: _hugo(layout, config=c, destination=to, segments="facets"),
+                        entries={key: (page.file,) for page, key in batch}))
+    counts = render_pages(
+        cache=layout.cache, keys=keys + page_keys, jobs=jobs, public=generation.public, own=generation.folder / "site",
+        site=lambda to: _hugo(layout, config=config(parts.site, "hugo-mounts.toml"), destination=to,
+                              segments="site,views"))
+    made = sum(key in absent for key in keys)
+    return (CacheCounts(made=made, cached=len(keys) - made, pruned=counts.pruned),
+            CacheCounts(made=len(todo), cached=len(pages) - len(todo), pruned=0))
 
 
-def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD) -> dict[str, float]:
+def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD,
+                facet_pages_per_run: int = FACET_PAGES_PER_RUN) -> dict[str, float]:
     """Hugo renders the generation's pages from its export (render_pages_of); Pagefind indexes them for
     search; the export's static files (downloads, artifacts, embeds) are then linked in beside them.
     Returns the seconds each step took (benchmarks/bench_build.py prints them)."""
     took = {}
     start = time.perf_counter()
-    counts = render_pages_of(layout, generation, per_shard=per_shard)
-    took[f"hugo ({counts.made} shards rendered; {counts.cached} cached)"] = time.perf_counter() - start
+    shards, pages = render_pages_of(layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run)
+    took[f"hugo ({shards.made} shards rendered, {shards.cached} cached; "
+         f"{pages.made} facet pages rendered, {pages.cached} cached)"] = time.perf_counter() - start
     start = time.perf_counter()
     counts = index_search(root=layout.root, public=generation.public, cache=layout.cache)
     took[f"search index ({counts.made} parts indexed; {counts.cached} cached)"] = time.perf_counter() - start

@@ -1,24 +1,30 @@
-"""The site rendered in parts: the pages that read many studies at once, and each group of studies' own.
+"""The site rendered in parts: the pages that read many studies at once, each group of studies' own,
+and each page of the facets.
 
 Hugo renders every page of a site in one process, holding all of them: at 1,000 bundles 15 s and
 1.2 GiB, at 10,000 bundles 587 s and 7 GiB, and all of it again after one bundle changed. The site's
-config (site/hugo.toml, ``[segments]``) splits the pages in two: ``studies``, each study's own pages
-(its page, its Explore rows and Compare series, its chart embeds and its logs), and ``site``/``views``,
-the rest. The build then runs Hugo
+config (site/hugo.toml, ``[segments]``) splits the pages: ``studies``, each study's own pages (its
+page, its Explore rows and Compare series, its chart embeds and its logs), and ``site``/``views``, the
+rest. The build then runs Hugo
 
-- once over all the exported data, rendering only the pages of ``site`` and ``views`` (home, lists,
-  facets, Explore, Compare, /sql/, ...), into the generation's ``public/``;
+- once over a cut of the exported data, rendering only the pages of ``site`` and ``views`` (home,
+  lists, Explore, Compare, /sql/, ...);
 - once per shard, a group of studies (``shard_of``: by the SHA-256 of the study's id, so a study stays
   in its shard as others come and go), over that shard's studies' data only (``split_data``: each
-  exported data file cut by study, as ``CATALOGUE`` says), rendering only the pages of ``studies``.
+  exported data file cut by study, as ``CATALOGUE`` says), rendering only the pages of ``studies``;
+- for the facet pages (/raid-level/, /raid-level/2/, ...: twenty studies a page, the most costly pages
+  of the site), a few runs, each over the data of its pages only (``facet_run_data``), rendering
+  only them (a segment made for the run: ``facet_segment``).
 
-A shard's pages are kept in ``build/cache/pages/`` under the SHA-256 of everything its run reads (the
-site's templates, assets and config, the content, the npm packages' lock, Hugo's version, the
-deployment's address, the shard's data and the assets of its studies): after one bundle changed,
-only its shard is rendered again. As a shard's run sees no other study's data, a study's pages cannot
-depend on another study, and the pages are the same whichever shard renders them
-(tests/test_shards.py renders the project's studies in one shard and in several and compares them
-byte for byte).
+A shard's pages, and each facet page, are kept in ``build/cache/pages/`` under the SHA-256 of
+everything its run reads (the site's templates, assets and config, the content, the npm packages'
+lock, Hugo's version, the deployment's address, its data and the exported assets it can read): after
+one bundle changed, only its shard and the facet pages it is on are rendered again. As a run sees no
+other study's data, a study's pages cannot depend on another study, and the pages are the same
+whichever run renders them (tests/test_shards.py renders the project's studies in one shard and in
+several, and the facet pages in one run and one a run, and compares them byte for byte). No run
+writes into the site's folder: each writes into its cache entry (or the site's own pages into a
+folder of their own), whose files are then linked in, the cached ones while Hugo runs.
 """
 
 from __future__ import annotations
@@ -26,43 +32,51 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Callable
 
-from .cache import CacheCounts, make_entry, prune
+from .cache import TMP, CacheCounts, make_entry, prune
 from .problems import BuildError
+from .publish.facets import PAGES as FACET_PAGES, page_name
 
 STUDIES_PER_SHARD = 128  # at most, on average: the shard count is the power of two that allows it
 MAX_BYTES = 4 * 2**30  # the page cache's bound (cache.prune)
 # what Hugo itself writes into the site folder (not what it reads): its lock, and the paths of the
 # script bundles' imports for editors (which name the generation's folders)
 HUGO_WRITES = {".hugo_build.lock", "assets/jsconfig.json"}
-# How the build cuts each file of the exported data (export/data/) for the two kinds of run.
-# For a shard ("shard"): "study file" (studies/<id>.json: the shard's own), "by study" (a list of rows,
-# or a map of lists of rows, each row with its study), "keys by study" (a map from study to its value),
+# How the build cuts each file of the exported data (export/data/) for the three kinds of run.
+# For a shard ("shard") and a run of facet pages ("facets"): "study file" (studies/<id>.json: the shard's
+# own), "page files" (facet_pages/<facet>-<n>.json: the run's own pages'), "by study" (a list of rows, or
+# a map of lists of rows, each row with its study), "keys by study" (a map from study to its value),
 # "whole" (as it is), a map (its keys cut each by its own rule; a key not named is left out), or None
-# (not read). For the site's own run ("site"): "whole", or what its pages read of each row or study
-# ("keep": only these keys; "drop": all but these), so that it does not parse every study's data
-# (at 1,000 bundles 3.8 s instead of 8.3 s for the same pages). A data file the catalogue does not
-# name stops the build.
+# (not read). For the site's own run ("site"): "whole", None, {"as": name} (whole, under another name),
+# or what its pages read of each row ("drop": all but these keys), so that it does not parse every
+# study's data (at 1,000 bundles 3.8 s instead of 8.3 s for the same pages). A data file the catalogue
+# does not name stops the build.
 CATALOGUE: dict[str, dict] = {
-    # the lists of studies (home, /studies/: _partials/study-list.html) read these of a study
-    "studies": {"shard": "study file", "site": {"keep": ["id", "title", "summary", "value_count", "systems", "sources"]}},
+    "studies": {"shard": "study file", "facets": None, "site": None},
+    # what the lists of studies (home, /studies/) read of every study (publish/study_cache.py: LISTED),
+    # in the place of the studies' documents
+    "study_list.json": {"shard": None, "facets": None, "site": {"as": "studies.json"}},
     # the list of logs (/artifacts/) reads all but their lines
-    "artifacts.json": {"shard": "by study", "site": {"drop": ["lines"]}},
-    "embeds.json": {"shard": "by study", "site": "whole"},
-    "explore.json": {"shard": {"studies": "by study"}, "site": "whole"},
-    "compare.json": {"shard": {"studies": "by study", "fields": "whole"}, "site": "whole"},
-    "findings.json": {"shard": {"headlines": "keys by study"}, "site": "whole"},
-    "fields.json": {"shard": "whole", "site": "whole"},
-    "run_quality.json": {"shard": "whole", "site": "whole"},
-    "preview.json": {"shard": "whole", "site": "whole"},
-    "facets.json": {"shard": None, "site": "whole"},
-    "sql.json": {"shard": None, "site": "whole"},
+    "artifacts.json": {"shard": "by study", "facets": None, "site": {"drop": ["lines"]}},
+    "embeds.json": {"shard": "by study", "facets": "by study", "site": "whole"},
+    "explore.json": {"shard": {"studies": "by study"}, "facets": None, "site": "whole"},
+    "compare.json": {"shard": {"studies": "by study", "fields": "whole"}, "facets": None, "site": "whole"},
+    "findings.json": {"shard": {"headlines": "keys by study"}, "facets": None, "site": "whole"},
+    "fields.json": {"shard": "whole", "facets": "whole", "site": "whole"},
+    "run_quality.json": {"shard": "whole", "facets": "whole", "site": "whole"},
+    "preview.json": {"shard": "whole", "facets": "whole", "site": "whole"},
+    # each facet's prose and pages (cut to the facets of the run's pages), and each page's studies
+    "facets.json": {"shard": None, "facets": "facets of the run", "site": None},
+    "facet_pages": {"shard": None, "facets": "page files", "site": None},
+    "sql.json": {"shard": None, "facets": None, "site": "whole"},
 }
+FACET_PAGES_PER_RUN = 40  # at most, in one run of Hugo (a run's start costs about a second of CPU)
 
 
 @dataclass(frozen=True)
@@ -109,10 +123,6 @@ def _write(path: Path, value) -> None:
 
 
 def _site_cut(value, rule):
-    if rule == "whole":
-        return value
-    if "keep" in rule:
-        return {key: value[key] for key in rule["keep"] if key in value}
     return {key: v for key, v in value.items() if key not in rule["drop"]}
 
 
@@ -135,17 +145,20 @@ def split_data(*, data: Path, out: Path, per_shard: int = STUDIES_PER_SHARD) -> 
         (shard.data / "studies").mkdir(parents=True)
     for name in names:
         rule, site = CATALOGUE[name]["shard"], CATALOGUE[name]["site"]
-        if name == "studies":  # the site's: one file of every study's part (the same map for Hugo)
-            docs = {s: json.loads((data / name / f"{s}.json").read_text(encoding="utf-8")) for s in studies}
-            _write(parts.site / "studies.json", {s: _site_cut(doc, site) for s, doc in docs.items()})
+        if rule is None and site is None:
+            continue
+        if name == "studies":
             for shard in parts.shards:
                 for study in shard.studies:
                     os.link(data / name / f"{study}.json", shard.data / name / f"{study}.json")
             continue
-        value = None if site == "whole" and rule in (None, "whole") else json.loads((data / name).read_text(encoding="utf-8"))
+        linked = site is None or site == "whole" or "as" in site
+        value = None if linked and rule in (None, "whole") else json.loads((data / name).read_text(encoding="utf-8"))
         if site == "whole":
             os.link(data / name, parts.site / name)
-        else:
+        elif site is not None and "as" in site:
+            os.link(data / name, parts.site / site["as"])
+        elif site is not None:
             _write(parts.site / name, [_site_cut(row, site) for row in value])
         for shard in parts.shards if rule is not None else ():
             if rule == "whole":
@@ -153,6 +166,77 @@ def split_data(*, data: Path, out: Path, per_shard: int = STUDIES_PER_SHARD) -> 
             else:
                 _write(shard.data / name, _cut(value, rule, set(shard.studies), str(data / name)))
     return parts
+
+
+@dataclass(frozen=True)
+class FacetPage:
+    """A page of a facet's studies: rendered, and kept in the page cache, from its own data."""
+    facet: str
+    name: str  # its file in facet_pages/ (publish/facets.py: page_name)
+    path: str  # its address, e.g. /raid-level/2/
+    studies: tuple[str, ...]
+
+    @property
+    def file(self) -> str:
+        """The page's file in the site."""
+        return f"{self.path.strip('/')}/index.html"
+
+
+def facet_pages_of(data: Path) -> tuple[dict, list[FacetPage]]:
+    """The exported facets (facets.json) and every page of them."""
+    facets = json.loads((data / "facets.json").read_text(encoding="utf-8"))
+    return facets, [FacetPage(slug, page_name(slug, c["number"]), c["path"], tuple(c["studies"]))
+                    for slug, facet in facets.items() for c in facet["chunks"]]
+
+
+def _facets_cut(facets: dict, pages: list[FacetPage]) -> dict:
+    """facets.json as a run of ``pages`` reads it: their facets' prose and pages, the others' titles."""
+    mine = {p.facet for p in pages}
+    return {slug: facet if slug in mine else {"title": facet["title"], "chunks": []} for slug, facet in facets.items()}
+
+
+def _facet_files(data: Path) -> list[Path]:
+    """The data files a run of facet pages reads whole."""
+    return [data / name for name, rules in sorted(CATALOGUE.items()) if rules["facets"] == "whole" and (data / name).exists()]
+
+
+def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage], assets: Path) -> list[str]:
+    """The key of each facet page in the page cache: ``common``, what a run of that page alone reads of
+    the data (its facet's part of facets.json and the others' titles, its file, its studies' embeds,
+    the files read whole) and the exported assets of no study."""
+    embeds = json.loads((data / "embeds.json").read_text(encoding="utf-8"))
+    shared = hashlib.sha256(f"{common}\n".encode())
+    _digest_files(shared, data, _facet_files(data))
+    everyone = {p.stem for p in (assets / "explore").glob("*.json")} | {p.stem for p in (assets / "compare").glob("*.json")}
+    _digest_files(shared, assets, sorted(p for p in assets.rglob("*") if p.is_file() and p.stem not in everyone))
+    keys = []
+    for page in pages:
+        digest = shared.copy()
+        digest.update(json.dumps([_facets_cut(facets, [page]), _cut(embeds, "by study", set(page.studies), "embeds")],
+                                 ensure_ascii=False).encode())
+        _digest_files(digest, data, [data / FACET_PAGES / f"{page.name}.json"])
+        keys.append(digest.hexdigest())
+    return keys
+
+
+def facet_segment(facets: dict) -> list[str]:
+    """The segment of a run of facet pages (config lines for Hugo): the facets' pages, and nothing else."""
+    paths = ",".join(f"/{slug},/{slug}/*" for slug in facets)
+    return ["[segments]", "  [segments.facets]", "    [[segments.facets.includes]]", f"      path = {json.dumps('{' + paths + '}')}"]
+
+
+def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage]) -> Path:
+    """Write the data a run of ``pages`` reads (CATALOGUE's "facets") into ``out``; returns it."""
+    (out / FACET_PAGES).mkdir(parents=True)
+    studies = {s for p in pages for s in p.studies}
+    _write(out / "facets.json", _facets_cut(facets, pages))
+    for page in pages:
+        os.link(data / FACET_PAGES / f"{page.name}.json", out / FACET_PAGES / f"{page.name}.json")
+    embeds = json.loads((data / "embeds.json").read_text(encoding="utf-8"))
+    _write(out / "embeds.json", _cut(embeds, "by study", studies, str(data / "embeds.json")))
+    for path in _facet_files(data):
+        os.link(path, out / path.name)
+    return out
 
 
 def _digest_files(digest, root: Path, paths) -> None:
@@ -189,42 +273,94 @@ def shard_key(*, common: str, shard: Shard, assets: Path) -> str:
 
 
 def link_tree(source: Path, target: Path) -> int:
-    """Link every file under ``source`` into ``target``; a file there already must hold the same bytes
-    (the scripts and styles every run writes). Returns how many files were linked."""
+    """Link every file under ``source`` into ``target``; a file there already must be the same file or
+    hold the same bytes (the scripts and styles every run writes). Returns how many files were linked."""
     count = 0
     for folder, _, names in os.walk(source):
         into = target / Path(folder).relative_to(source)
         into.mkdir(parents=True, exist_ok=True)
         for name in names:
-            there = into / name
-            if there.exists():
-                if there.read_bytes() != (Path(folder) / name).read_bytes():
-                    raise BuildError(f"{there}: two parts of the site wrote it differently")
+            there, here = into / name, Path(folder) / name
+            try:
+                os.link(here, there)
+            except FileExistsError:
+                if not os.path.samefile(here, there) and there.read_bytes() != here.read_bytes():
+                    raise BuildError(f"{there}: two parts of the site wrote it differently") from None
                 continue
-            os.link(Path(folder) / name, there)
             count += 1
     return count
 
 
-def render_pages(*, cache: Path, shards: list[Shard], keys: list[str], public: Path,
-                 site: Callable[[Path], None], shard: Callable[[Shard, Path], None]) -> CacheCounts:
-    """Render the site's own pages (``site(destination)``) and each shard whose pages the cache does not
-    hold (``shard(shard, destination)``), two at a time, then link every shard's pages into ``public``
-    beside the site's. Returns shards rendered, found in the cache, and cache entries removed."""
-    pages = cache / "pages"
-    entry = {key: pages / key[:2] / key for key in keys}
-    missing = [(s, k) for s, k in zip(shards, keys) if not entry[k].is_dir()]
+@dataclass(frozen=True)
+class Job:
+    """A run of Hugo whose pages are kept in the page cache: ``render(destination)`` writes them, and
+    ``entries`` names the cache entries it fills, each with the files of the run's output it holds
+    (None: all of them; else these, and every file of the run that no entry names, such as scripts)."""
+    render: Callable[[Path], None]
+    entries: dict[str, tuple[str, ...] | None]
 
-    def one(item: tuple[Shard, str]) -> None:
-        part, key = item
-        make_entry(entry[key], lambda tmp: shard(part, tmp))
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        done = [pool.submit(site, public)] + [pool.submit(one, item) for item in missing]
-        for future in done:
-            future.result()
-    for key in keys:
-        link_tree(entry[key], public)
-        os.utime(entry[key])  # used now: kept by prune()
-    removed = prune(pages, max_bytes=MAX_BYTES) if missing else 0  # the cache grows only when a shard is stored
-    return CacheCounts(made=len(missing), cached=len(keys) - len(missing), pruned=removed)
+def _fill(run: Path, entries: dict[str, tuple[str, ...] | None], cache: Path) -> None:
+    """Store a finished run's output (``run``) as its cache entries."""
+    named = {file for files in entries.values() if files for file in files}
+    shared = [p.relative_to(run).as_posix() for p in run.rglob("*")
+              if p.is_file() and p.relative_to(run).as_posix() not in named]
+
+    def fill(files: tuple[str, ...]) -> Callable[[Path], None]:
+        def into(tmp: Path) -> None:
+            for file in (*files, *shared):
+                (tmp / file).parent.mkdir(parents=True, exist_ok=True)
+                os.link(run / file, tmp / file)
+        return into
+
+    for key, files in entries.items():
+        make_entry(_entry(cache, key), fill(files or ()))
+
+
+def _entry(cache: Path, key: str) -> Path:
+    return cache / "pages" / key[:2] / key
+
+
+def missing(cache: Path, keys: list[str]) -> set[str]:
+    """The keys of ``keys`` that the page cache holds no entry for."""
+    return {key for key in keys if not _entry(cache, key).is_dir()}
+
+
+def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path, site: Callable[[Path], None],
+                 own: Path) -> CacheCounts:
+    """Render the site's own pages (``site(own)``) and the ``jobs``, two runs at a time, each linked into
+    ``public`` once done, while the entries of ``keys`` that the cache holds already are linked in
+    beside them. No run writes into ``public`` itself (a run writing over a linked file would write into
+    the cache). Returns the entries rendered, found in the cache, and cache entries removed."""
+    made = {key for job in jobs for key in job.entries}
+
+    def link(keys) -> None:
+        for key in keys:
+            link_tree(_entry(cache, key), public)
+            os.utime(_entry(cache, key))  # used now: kept by prune()
+
+    def run(job: Job) -> None:
+        if list(job.entries.values()) == [None]:  # the run is the entry
+            make_entry(_entry(cache, next(iter(job.entries))), job.render)
+        else:
+            folder = cache / "pages" / f"{TMP}run-{id(job)}-{os.getpid()}"
+            shutil.rmtree(folder, ignore_errors=True)
+            try:
+                job.render(folder)
+                _fill(folder, job.entries, cache)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+        link(job.entries)
+
+    def own_pages() -> None:
+        site(own)
+        link_tree(own, public)
+
+    with ThreadPoolExecutor(max_workers=3) as pool:  # two runs of Hugo and the links of the cached entries
+        linking = pool.submit(link, [key for key in keys if key not in made])
+        with ThreadPoolExecutor(max_workers=2) as runs:
+            for future in [runs.submit(own_pages)] + [runs.submit(run, job) for job in jobs]:
+                future.result()
+        linking.result()
+    removed = prune(cache / "pages", max_bytes=MAX_BYTES) if made else 0  # the cache grows only when an entry is stored
+    return CacheCounts(made=len(made), cached=len(keys) - len(made), pruned=removed)

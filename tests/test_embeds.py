@@ -15,6 +15,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from ingest.publish.facets import read_facets
+
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
@@ -48,7 +50,7 @@ def test_every_svg_is_valid_standalone_svg(index, built_site):
 
 
 def test_facet_chart_csvs_match_the_facet_comparison(index, built_site):
-    facets = json.loads((built_site.export / "data" / "facets.json").read_text(encoding="utf-8"))
+    facets = read_facets(built_site.export / "data")
     charts = {g["chart"]["embed_prefix"]: g["chart"] for f in facets.values() for s in f["studies"]
               for g in s["groups"] if g["chart"]}
     facet_embeds = [c for c in index if c["id"].startswith("facet-")]
@@ -151,7 +153,7 @@ def test_a_system_keeps_its_colour_on_every_chart(built_site):
     """SupremeRAID RAID 6 is drawn in one colour on its study page, on every facet page and in the embeds."""
     export = built_site.export / "data"
     study = json.loads((export / "studies" / "graid-supremeraid-mysql-2023.json").read_text(encoding="utf-8"))
-    facets = json.loads((export / "facets.json").read_text(encoding="utf-8"))
+    facets = read_facets(export)
     charts = [c for c in study["charts"]] + [g["chart"] for f in facets.values() for s in f["studies"]
                                              if s["study"] == study["id"] for g in s["groups"] if g["chart"]]
     seen: dict[str, set] = {}

@@ -6,10 +6,12 @@ import json
 
 import pytest
 
+from ingest.publish.facets import read_facets
+
 
 @pytest.fixture(scope="module")
 def facets(built_site):
-    return json.loads((built_site.export / "data" / "facets.json").read_text(encoding="utf-8"))
+    return read_facets(built_site.export / "data")
 
 
 def _group(facets, facet, study, gid):
@@ -229,7 +231,7 @@ def test_a_facet_with_more_studies_than_a_page_goes_on_at_its_next_page(tmp_path
     assert 'data-study="seagate-nytro-mysql-2015"' in second and f'data-study="{GRAID}"' not in second
     assert "<title>Compare by Storage product (page 2 of 2) · benchdb</title>" in second
     assert '<a href="/storage-product/2/">2</a>' in first and '<a href="/storage-product/">1</a>' in second
-    data = json.loads((project.export / "data" / "facets.json").read_text(encoding="utf-8"))["storage-product"]
+    data = read_facets(project.export / "data")["storage-product"]
     assert data["chunks"] == [{"number": 1, "path": "/storage-product/"}, {"number": 2, "path": "/storage-product/2/"}]
     assert [s["path"] for s in data["studies"]] == ["/storage-product/", "/storage-product/2/"]
     embeds = json.loads((project.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]

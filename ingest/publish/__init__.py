@@ -22,13 +22,13 @@ from .db import IN_TODO, Snapshot, materialise_views, set_todo
 from .downloads import export_downloads, export_study_csvs
 from .embeds import export_embeds
 from .explore import export_explore
-from .facets import facet_pages_data
+from .facets import facet_pages_data, write_facets
 from .findings import findings, headlines, ledger
 from .citation import study_reference, write_references
 from .sql_page import export_sql
 from .quality import export_quality
 from .study import export_studies
-from .study_cache import export_key, head, lookup, prune_entries, record, restore, store
+from .study_cache import export_key, head, listed, lookup, prune_entries, record, restore, store
 from ..cache import CacheCounts
 
 
@@ -80,6 +80,8 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
     docs = export_studies(Snapshot(con, where=IN_TODO), out_dir=data, cite=lambda doc: study_reference(
         doc, site_url=site_url.rstrip("/"), sha256=hashes[doc["id"]]))
     heads = sorted([*(head(doc) for doc in docs), *(r["head"] for r in hits.values())], key=lambda h: h["id"])
+    studies = sorted([*(listed(doc) for doc in docs), *(r["listed"] for r in hits.values())], key=lambda s: s["id"])
+    (data / "study_list.json").write_text(json.dumps({s["id"]: s for s in studies}, ensure_ascii=False), encoding="utf-8")
     (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
     explored = export_explore(con, out_dir=data, assets_dir=out_dir / "assets", where=IN_TODO,
                               cached={s: r["explore"] for s, r in hits.items()})
@@ -90,7 +92,7 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
             for group in study["groups"]:
                 if group["chart"]:
                     colour_chart(group["chart"], study["study"], where)
-    (data / "facets.json").write_text(json.dumps(facets, ensure_ascii=False), encoding="utf-8")
+    write_facets(facets, data_dir=data)
     found = {"findings": findings(facets), "ledger": ledger(con), "headlines": headlines(facets)}
     (data / "findings.json").write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")
     compared = export_compare(con, out_dir=data, assets_dir=out_dir / "assets", where=IN_TODO,

@@ -13,6 +13,9 @@ systems that have no value outside optimal state."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from ..fields import Field, facet_pages, metric_label
 from . import alt_text
 from .db import Snapshot
@@ -21,6 +24,7 @@ from .study import AXIS_LABELS
 
 RATIO_PLACES = 4  # ratios to a reference, as published (pages print them to 2 places)
 STUDIES_PER_PAGE = 20  # a facet page lists this many studies, then goes on at /<facet>/2/, /<facet>/3/, ...
+PAGES = "facet_pages"  # the folder of the exported data that holds each facet page's studies, a file a page
 
 # Each value paired with its reference at the same point, for every study at once: {values} names the
 # values (c) and {pair} their reference (b); {group} is the reference a value was wanted against.
@@ -286,3 +290,44 @@ def facet_pages_data(db: Snapshot, docs: list[dict]) -> dict:
         pages[facet.page.slug] = {"chunks": chunks, "title": facet.page.title, "column": facet.key, "label": facet.label, "name": _name(facet.label),
                                   "about": facet.page.about, "studies": studies, "unpaired": unpaired}
     return pages
+
+
+def page_name(slug: str, number: int) -> str:
+    """The name of a facet page's file in PAGES (and its key in Hugo's data)."""
+    return f"{slug}-{number}"
+
+
+def write_facets(facets: dict, *, data_dir: Path) -> None:
+    """Write ``facets.json``, each facet's prose and pages (with the ids of each page's studies), and
+    ``facet_pages/<slug>-<n>.json``, the studies of each page (and on its last page, the studies with no
+    pair): a page is rendered, and kept in the page cache, from its own file (ingest/shards.py)."""
+    folder = data_dir / PAGES
+    folder.mkdir()
+    meta = {}
+    for slug, facet in facets.items():
+        by_page: dict[str, list] = {}
+        for entry in facet["studies"]:
+            by_page.setdefault(entry["path"], []).append(entry)
+        chunks = [{**c, "studies": [s["study"] for s in by_page.get(c["path"], [])]} for c in facet["chunks"]]
+        meta[slug] = {**{k: v for k, v in facet.items() if k not in ("studies", "unpaired")}, "chunks": chunks}
+        for chunk in facet["chunks"]:
+            part = {"studies": by_page.get(chunk["path"], []),
+                    "unpaired": facet["unpaired"] if chunk is facet["chunks"][-1] else []}
+            (folder / f"{page_name(slug, chunk['number'])}.json").write_text(json.dumps(part, ensure_ascii=False),
+                                                                             encoding="utf-8")
+    (data_dir / "facets.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+
+
+def read_facets(data_dir: Path) -> dict:
+    """The facets as facet_pages_data made them, from what write_facets wrote."""
+    meta = json.loads((data_dir / "facets.json").read_text(encoding="utf-8"))
+    facets = {}
+    for slug, facet in meta.items():
+        studies, unpaired = [], []
+        for chunk in facet["chunks"]:
+            part = json.loads((data_dir / PAGES / f"{page_name(slug, chunk['number'])}.json").read_text(encoding="utf-8"))
+            studies += part["studies"]
+            unpaired += part["unpaired"]
+        facets[slug] = {**facet, "chunks": [{k: c[k] for k in ("number", "path")} for c in facet["chunks"]],
+                        "studies": studies, "unpaired": unpaired}
+    return facets

@@ -44,8 +44,17 @@ def export_key(bundle_key: str, *, site_url: str) -> str:
 HEAD = ("id", "title", "baseline", "systems", "sources")
 
 
+# What the lists of studies read of a study's document (home, /studies/: _partials/study-list.html), in
+# the export's study_list.json: the site's own run of Hugo reads that instead of every study's document.
+LISTED = ("id", "title", "summary", "value_count", "systems", "sources")
+
+
 def head(doc: dict) -> dict:
     return {k: doc[k] for k in HEAD}
+
+
+def listed(doc: dict) -> dict:
+    return {k: doc[k] for k in LISTED}
 
 
 def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: list[dict]) -> dict:
@@ -56,7 +65,7 @@ def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: lis
     files = [f"data/studies/{study}.json", f"static/data/studies/{study}.csv", f"static/badges/{study}.json"]
     files += [f"assets/{kind}/{study}.json" for kind, entry in (("explore", explore), ("compare", compare)) if entry]
     files += [f"static/embed/{e['entry']['id']}.csv" for e in embeds]
-    return {"files": files, "head": head(doc), "citation": doc["citation"], "explore": explore, "compare": compare,
+    return {"files": files, "head": head(doc), "listed": listed(doc), "citation": doc["citation"], "explore": explore, "compare": compare,
             "embeds": embeds}
 
 
