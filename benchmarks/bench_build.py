@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import copy_project  # noqa: E402
 from ingest.build import Layout, render_embeds, render_site  # noqa: E402
-from ingest.generation import new_generation  # noqa: E402
+from ingest.generation import new_generation, remove_stale, switch_to  # noqa: E402
 from ingest.publish import export_all  # noqa: E402
 from ingest.stage import build_database_from, stage_bundles  # noqa: E402
 
@@ -69,7 +69,8 @@ def change_one(layout: Layout) -> None:
 
 
 def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
-    """The build as `benchdb build` makes it (into a generation folder of its own), phase by phase."""
+    """The build as `benchdb build` makes it (into a generation folder of its own, then published in
+    place of the last one), phase by phase."""
     generation = new_generation(layout.build)
     times = []
     t = time.perf_counter()
@@ -79,7 +80,7 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
         raise SystemExit(f"{len(errors)} errors, first: {errors[0]}")
     times.append((f"validate and derive ({counts.made} bundles; {counts.cached} cached)", time.perf_counter() - t))
     t = time.perf_counter()
-    build_database_from(staged, db_path=generation.database)
+    build_database_from(staged, db_path=generation.database, previous=layout.build / "current" / generation.database.name)
     times.append(("load", time.perf_counter() - t))
     t = time.perf_counter()
     exported = export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
@@ -89,6 +90,10 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
     drawn = render_embeds(layout, export_dir=generation.export, quiet=True)
     times.append((f"embeds ({drawn.made} drawn; {drawn.cached} cached)", time.perf_counter() - t))
     times += list(render_site(layout, generation).items())  # hugo, search index, static links
+    t = time.perf_counter()
+    switch_to(generation)
+    remove_stale(layout.build, wait=False)  # the generation it replaced, removed by a process of its own
+    times.append(("publish", time.perf_counter() - t))
     return times
 
 

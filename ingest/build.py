@@ -99,7 +99,8 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise BundleError(errors)
-    build_database_from(staged, db_path=generation.database)
+    # the published database's rows of unchanged studies are copied instead of read from their entries
+    build_database_from(staged, db_path=generation.database, previous=layout.build / "current" / generation.database.name)
     try:
         # a study whose bundle entry (and the site's address) is unchanged is not exported again
         exported = export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
@@ -271,7 +272,7 @@ def _build_site(layout: Layout) -> Path:
     finally:
         if not published:
             shutil.rmtree(generation.folder, ignore_errors=True)
-    remove_stale(layout.build)
+    remove_stale(layout.build, wait=False)
     return layout.public
 
 

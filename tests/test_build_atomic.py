@@ -18,6 +18,7 @@ import pytest
 
 from conftest import ROOT, copy_project
 from ingest.build import Layout, build_site
+from ingest.generation import TRASH, new_generation, remove_stale, switch_to
 
 STUDY = "graid-supremeraid-mysql-2023"
 CHANGED = "Changed on purpose"
@@ -200,3 +201,17 @@ def test_netlify_publishes_a_real_folder_holding_the_site(built):
     folder = built.root / publish
     assert stat.S_ISDIR(os.lstat(folder).st_mode)
     assert folder.resolve() == built.public.resolve() and (folder / "index.html").is_file()
+
+
+def test_the_generation_a_build_replaced_is_moved_aside_at_once_and_removed_in_the_background(tmp_path: Path):
+    build = tmp_path / "build"
+    old, new = new_generation(build), new_generation(build)
+    (old.folder / "public" / "deep").mkdir(parents=True)
+    (old.folder / "public" / "deep" / "index.html").write_text("old", encoding="utf-8")
+    switch_to(new)
+    assert remove_stale(build, wait=False) == [old.folder]
+    assert [p.name for p in build.glob("gen-*")] == [new.folder.name]
+    deadline = time.monotonic() + 10
+    while list((build / TRASH).iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list((build / TRASH).iterdir()) == []

@@ -4,6 +4,7 @@ build from the cache writes the same site and database as a clean one."""
 from __future__ import annotations
 
 import filecmp
+import json
 import shutil
 from pathlib import Path
 
@@ -135,6 +136,28 @@ def test_bundles_validated_by_worker_processes_load_the_rows_of_a_direct_load(pr
     bundles, _ = validate_paths([project.data])
     build_database(bundles, db_path=project.root / "direct.duckdb")
     assert _tables(project.root / "staged.duckdb") == _tables(project.root / "direct.duckdb")
+
+
+def test_a_database_loaded_over_the_last_one_holds_the_rows_of_a_clean_load(project: Layout, tmp_path: Path):
+    """After one bundle changed, the other studies' rows come from the last build's database (their
+    entries' files are not read: here they are gone), and the tables hold a clean load's rows in the
+    same order."""
+    staged, _, _ = stage_bundles([project.data], cache=project.cache)
+    last = stage.build_database_from(staged, db_path=tmp_path / "last" / "benchmarks.duckdb")
+    assert json.loads((tmp_path / "last" / "benchmarks.duckdb.entries.json").read_text(encoding="utf-8")) == {
+        s.id: s.entry.name for s in staged}
+    bundle = project.data / MEASURED / "bundle.yaml"
+    bundle.write_text(bundle.read_text(encoding="utf-8").replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
+    staged, _, counts = stage_bundles([project.data], cache=project.cache)
+    assert (counts.made, counts.cached) == (1, 5)
+    clean = _tables(stage.build_database_from(staged, db_path=tmp_path / "clean" / "benchmarks.duckdb"))
+    for s in staged:
+        if s.id != MEASURED:
+            shutil.rmtree(s.entry)
+    again = _tables(stage.build_database_from(staged, db_path=tmp_path / "again" / "benchmarks.duckdb", previous=last))
+    assert again == clean
+    assert [r[1] for r in again["studies"] if r[0] == MEASURED][0].startswith("Changed: ")
+    assert len(again["intervals"]) > 1000
 
 
 def test_two_checkouts_in_different_folders_load_the_same_database(tmp_path: Path, monkeypatch):
