@@ -89,7 +89,7 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
     t = time.perf_counter()
     drawn = render_embeds(layout, export_dir=generation.export, quiet=True)
     times.append((f"embeds ({drawn.made} drawn; {drawn.cached} cached)", time.perf_counter() - t))
-    times += list(render_site(layout, generation).items())  # hugo, search index, static links
+    times += list(render_site(layout, generation).items())  # hugo and static links, search index
     t = time.perf_counter()
     switch_to(generation)
     remove_stale(layout.build, wait=False)  # the generation it replaced, removed by a process of its own

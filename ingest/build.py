@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -238,20 +239,20 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
 
 def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD,
                 facet_pages_per_run: int = FACET_PAGES_PER_RUN) -> dict[str, float]:
-    """Hugo renders the generation's pages from its export (render_pages_of); Pagefind indexes them for
-    search; the export's static files (downloads, artifacts, embeds) are then linked in beside them.
-    Returns the seconds each step took (benchmarks/bench_build.py prints them)."""
+    """Hugo renders the generation's pages from its export (render_pages_of) while the export's static
+    files (downloads, artifacts, embeds: final by now) are linked in beside them; Pagefind then indexes
+    the pages for search. Returns the seconds each step took (benchmarks/bench_build.py prints them)."""
     took = {}
     start = time.perf_counter()
-    shards, pages = render_pages_of(layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        linking = pool.submit(link_static, generation)
+        shards, pages = render_pages_of(layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run)
+        linking.result()
     took[f"hugo ({shards.made} shards rendered, {shards.cached} cached; "
-         f"{pages.made} facet pages rendered, {pages.cached} cached)"] = time.perf_counter() - start
+         f"{pages.made} facet pages rendered, {pages.cached} cached) and static links"] = time.perf_counter() - start
     start = time.perf_counter()
     counts = index_search(root=layout.root, public=generation.public, cache=layout.cache)
     took[f"search index ({counts.made} parts indexed; {counts.cached} cached)"] = time.perf_counter() - start
-    start = time.perf_counter()
-    link_static(generation)
-    took["static links"] = time.perf_counter() - start
     return took
 
 

@@ -200,11 +200,26 @@ def _facet_files(data: Path) -> list[Path]:
     return [data / name for name, rules in sorted(CATALOGUE.items()) if rules["facets"] == "whole" and (data / name).exists()]
 
 
+def _embeds_by_study(data: Path) -> dict[str, dict]:
+    """embeds.json's entries by the study their rows are of."""
+    by_study: dict[str, dict] = {}
+    for key, rows in json.loads((data / "embeds.json").read_text(encoding="utf-8")).items():
+        for study in {r["study"] for r in rows}:
+            by_study.setdefault(study, {})[key] = rows
+    return by_study
+
+
+def _embeds_of(by_study: dict[str, dict], studies) -> dict:
+    """The entries of embeds.json with rows of ``studies`` (CATALOGUE's "by study"), by key."""
+    found = {key: rows for study in studies for key, rows in by_study.get(study, {}).items()}
+    return dict(sorted(found.items()))
+
+
 def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage], assets: Path) -> list[str]:
     """The key of each facet page in the page cache: ``common``, what a run of that page alone reads of
     the data (its facet's part of facets.json and the others' titles, its file, its studies' embeds,
     the files read whole) and the exported assets of no study."""
-    embeds = json.loads((data / "embeds.json").read_text(encoding="utf-8"))
+    embeds = _embeds_by_study(data)
     shared = hashlib.sha256(f"{common}\n".encode())
     _digest_files(shared, data, _facet_files(data))
     everyone = {p.stem for p in (assets / "explore").glob("*.json")} | {p.stem for p in (assets / "compare").glob("*.json")}
@@ -212,7 +227,7 @@ def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage],
     keys = []
     for page in pages:
         digest = shared.copy()
-        digest.update(json.dumps([_facets_cut(facets, [page]), _cut(embeds, "by study", set(page.studies), "embeds")],
+        digest.update(json.dumps([_facets_cut(facets, [page]), _embeds_of(embeds, page.studies)],
                                  ensure_ascii=False).encode())
         _digest_files(digest, data, [data / FACET_PAGES / f"{page.name}.json"])
         keys.append(digest.hexdigest())
@@ -232,8 +247,7 @@ def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage
     _write(out / "facets.json", _facets_cut(facets, pages))
     for page in pages:
         os.link(data / FACET_PAGES / f"{page.name}.json", out / FACET_PAGES / f"{page.name}.json")
-    embeds = json.loads((data / "embeds.json").read_text(encoding="utf-8"))
-    _write(out / "embeds.json", _cut(embeds, "by study", studies, str(data / "embeds.json")))
+    _write(out / "embeds.json", _embeds_of(_embeds_by_study(data), sorted(studies)))
     for path in _facet_files(data):
         os.link(path, out / path.name)
     return out
