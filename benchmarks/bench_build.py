@@ -3,8 +3,8 @@
 Makes N bundles in a temporary copy of the project by copying the project's own bundles under new ids
 (a fifth of them copies of those that carry sysbench logs, the rest of the transcribed ones), builds the site from them phase by
 phase (validate and derive, load, export, embeds in Node, Hugo) with an empty cache, and prints each
-phase's wall time and the peak memory so far of this process and of its largest child (Node, Hugo),
-with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
+phase's wall time and, in brackets, the peak memory so far of this process and of its largest child
+(Node, Hugo) in GiB, with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
 the cache of the first build (the incremental build a pull request's preview makes).
 
     .venv/bin/python benchmarks/bench_build.py [--sizes 100,1000] [--huge]   (--huge adds 10,000)
@@ -68,33 +68,43 @@ def change_one(layout: Layout) -> None:
     bundle.write_text(text.replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
 
 
-def build_in_phases(layout: Layout) -> list[tuple[str, float]]:
+def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float]]:
     """The build as `benchdb build` makes it (into a generation folder of its own, then published in
-    place of the last one), phase by phase."""
+    place of the last one), phase by phase: each phase's name, seconds, and the peak memory so far
+    of this process and of its largest child, in GiB."""
     generation = new_generation(layout.build)
-    times = []
+    phases = []
+
+    def done(name: str, seconds: float) -> None:
+        phases.append((name, seconds, *_peaks()))
+
     t = time.perf_counter()
     staged, problems, counts = stage_bundles([layout.data], cache=layout.cache)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise SystemExit(f"{len(errors)} errors, first: {errors[0]}")
-    times.append((f"validate and derive ({counts.made} bundles; {counts.cached} cached)", time.perf_counter() - t))
+    done(f"validate and derive ({counts.made} bundles; {counts.cached} cached)", time.perf_counter() - t)
     t = time.perf_counter()
     build_database_from(staged, db_path=generation.database, previous=layout.build / "current" / generation.database.name)
-    times.append(("load", time.perf_counter() - t))
+    done("load", time.perf_counter() - t)
     t = time.perf_counter()
     exported = export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
                           cache=layout.cache / "export", bundle_keys={s.id: s.key for s in staged})
-    times.append((f"export ({exported.made} studies; {exported.cached} cached)", time.perf_counter() - t))
+    done(f"export ({exported.made} studies; {exported.cached} cached)", time.perf_counter() - t)
     t = time.perf_counter()
     drawn = render_embeds(layout, export_dir=generation.export, quiet=True)
-    times.append((f"embeds ({drawn.made} drawn; {drawn.cached} cached)", time.perf_counter() - t))
-    times += list(render_site(layout, generation).items())  # hugo and static links, search index
+    done(f"embeds ({drawn.made} drawn; {drawn.cached} cached)", time.perf_counter() - t)
+    for name, seconds in render_site(layout, generation).items():  # hugo and static links, search index
+        done(name, seconds)
     t = time.perf_counter()
     switch_to(generation)
     remove_stale(layout.build, wait=False)  # the generation it replaced, removed by a process of its own
-    times.append(("publish", time.perf_counter() - t))
-    return times
+    done("publish", time.perf_counter() - t)
+    return phases
+
+
+def _line(phases) -> str:
+    return "; ".join(f"{name} {seconds:.1f} s [{own:.2f}/{child:.2f} GiB]" for name, seconds, own, child in phases)
 
 
 def main() -> None:
@@ -112,14 +122,13 @@ def main() -> None:
             phases = build_in_phases(layout)
             totals[n] = time.perf_counter() - start
             own, child = _peaks()
-            print(f"{n:6d} bundles: {totals[n]:7.1f} s in all; " +
-                  "; ".join(f"{name} {seconds:.1f} s" for name, seconds in phases) +
+            print(f"{n:6d} bundles: {totals[n]:7.1f} s in all; " + _line(phases) +
                   f"; peak memory so far: this process {own:.2f} GiB, largest child {child:.2f} GiB", flush=True)
             change_one(layout)
             start = time.perf_counter()
             phases = build_in_phases(layout)
-            print(f"{n:6d} bundles, one changed: {time.perf_counter() - start:7.1f} s in all; " +
-                  "; ".join(f"{name} {seconds:.1f} s" for name, seconds in phases), flush=True)
+            print(f"{n:6d} bundles, one changed: {time.perf_counter() - start:7.1f} s in all; " + _line(phases),
+                  flush=True)
     if len(sizes) > 1:
         low, high = min(sizes), max(sizes)
         print(f"growth from {low} to {high} bundles: {totals[high] / totals[low]:.1f}x for {high / low:.0f}x the bundles")

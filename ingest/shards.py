@@ -76,7 +76,7 @@ CATALOGUE: dict[str, dict] = {
     "facet_pages": {"shard": None, "facets": "page files", "site": None},
     "sql.json": {"shard": None, "facets": None, "site": "whole"},
 }
-FACET_PAGES_PER_RUN = 40  # at most, in one run of Hugo (a run's start costs about a second of CPU)
+FACET_PAGES_PER_RUN = 40  # at most, in one run of Hugo: at 1,000 bundles (70 pages) two runs, one a core
 
 
 @dataclass(frozen=True)
@@ -195,39 +195,51 @@ def _facets_cut(facets: dict, pages: list[FacetPage]) -> dict:
     return {slug: facet if slug in mine else {"title": facet["title"], "chunks": []} for slug, facet in facets.items()}
 
 
-def _facet_files(data: Path) -> list[Path]:
-    """The data files a run of facet pages reads whole."""
-    return [data / name for name, rules in sorted(CATALOGUE.items()) if rules["facets"] == "whole" and (data / name).exists()]
+def _facet_rules(data: Path) -> dict[str, str]:
+    """What a run of facet pages reads of each exported data file there is (CATALOGUE's "facets")."""
+    return {name: rules["facets"] for name, rules in sorted(CATALOGUE.items())
+            if rules["facets"] is not None and (data / name).exists()}
 
 
-def _embeds_by_study(data: Path) -> dict[str, dict]:
-    """embeds.json's entries by the study their rows are of."""
-    by_study: dict[str, dict] = {}
-    for key, rows in json.loads((data / "embeds.json").read_text(encoding="utf-8")).items():
-        for study in {r["study"] for r in rows}:
-            by_study.setdefault(study, {})[key] = rows
-    return by_study
+def _by_study(data: Path) -> dict[str, dict[str, dict]]:
+    """Each data file a run of facet pages reads "by study" (a map of lists of rows), its entries by
+    the study their rows are of: a page's part is the entries of its studies."""
+    found: dict[str, dict[str, dict]] = {}
+    for name, rule in _facet_rules(data).items():
+        if rule == "by study":
+            value = json.loads((data / name).read_text(encoding="utf-8"))
+            if not isinstance(value, dict):
+                raise BuildError(f"{data / name}: a run of facet pages reads it by study, so it must be a map of lists of rows")
+            for key, rows in value.items():
+                for study in {r["study"] for r in rows}:
+                    found.setdefault(name, {}).setdefault(study, {})[key] = rows
+            found.setdefault(name, {})
+    return found
 
 
-def _embeds_of(by_study: dict[str, dict], studies) -> dict:
-    """The entries of embeds.json with rows of ``studies`` (CATALOGUE's "by study"), by key."""
-    found = {key: rows for study in studies for key, rows in by_study.get(study, {}).items()}
-    return dict(sorted(found.items()))
+def _of_studies(by_study: dict[str, dict], studies) -> dict:
+    """The entries of a map of lists of rows with rows of ``studies`` (CATALOGUE's "by study"), by key."""
+    return dict(sorted({key: rows for study in studies for key, rows in by_study.get(study, {}).items()}.items()))
 
 
 def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage], assets: Path) -> list[str]:
     """The key of each facet page in the page cache: ``common``, what a run of that page alone reads of
-    the data (its facet's part of facets.json and the others' titles, its file, its studies' embeds,
-    the files read whole) and the exported assets of no study."""
-    embeds = _embeds_by_study(data)
+    the data (its facet's part of facets.json and the others' titles, its file, its studies' part of
+    the files read by study, the files read whole) and the exported assets of no study."""
+    rules = _facet_rules(data)
+    unknown = sorted(n for n, r in rules.items() if r not in ("whole", "by study", "facets of the run", "page files"))
+    if unknown:
+        raise BuildError(f"{data / unknown[0]}: no rule {rules[unknown[0]]!r} for facet pages in ingest/shards.py's CATALOGUE")
+    by_study = _by_study(data)
     shared = hashlib.sha256(f"{common}\n".encode())
-    _digest_files(shared, data, _facet_files(data))
+    _digest_files(shared, data, [data / name for name, rule in rules.items() if rule == "whole"])
     everyone = {p.stem for p in (assets / "explore").glob("*.json")} | {p.stem for p in (assets / "compare").glob("*.json")}
     _digest_files(shared, assets, sorted(p for p in assets.rglob("*") if p.is_file() and p.stem not in everyone))
     keys = []
     for page in pages:
         digest = shared.copy()
-        digest.update(json.dumps([_facets_cut(facets, [page]), _embeds_of(embeds, page.studies)],
+        digest.update(json.dumps([_facets_cut(facets, [page]), *(_of_studies(by_study[name], page.studies)
+                                                                  for name in sorted(by_study))],
                                  ensure_ascii=False).encode())
         _digest_files(digest, data, [data / FACET_PAGES / f"{page.name}.json"])
         keys.append(digest.hexdigest())
@@ -242,14 +254,20 @@ def facet_segment(facets: dict) -> list[str]:
 
 def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage]) -> Path:
     """Write the data a run of ``pages`` reads (CATALOGUE's "facets") into ``out``; returns it."""
-    (out / FACET_PAGES).mkdir(parents=True)
-    studies = {s for p in pages for s in p.studies}
-    _write(out / "facets.json", _facets_cut(facets, pages))
-    for page in pages:
-        os.link(data / FACET_PAGES / f"{page.name}.json", out / FACET_PAGES / f"{page.name}.json")
-    _write(out / "embeds.json", _embeds_of(_embeds_by_study(data), sorted(studies)))
-    for path in _facet_files(data):
-        os.link(path, out / path.name)
+    out.mkdir(parents=True)
+    studies = sorted({s for p in pages for s in p.studies})
+    by_study = _by_study(data)
+    for name, rule in _facet_rules(data).items():
+        if rule == "whole":
+            os.link(data / name, out / name)
+        elif rule == "by study":
+            _write(out / name, _of_studies(by_study[name], studies))
+        elif rule == "facets of the run":
+            _write(out / name, _facets_cut(facets, pages))
+        else:  # "page files"
+            (out / name).mkdir()
+            for page in pages:
+                os.link(data / name / f"{page.name}.json", out / name / f"{page.name}.json")
     return out
 
 

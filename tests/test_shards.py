@@ -14,7 +14,7 @@ from conftest import copy_project
 from ingest.build import Layout, build_site, prepare, render_site
 from ingest.generation import Generation, new_generation
 from ingest.problems import BuildError
-from ingest.shards import shard_count, shard_of, split_data
+from ingest.shards import facet_pages_of, facet_run_data, shard_count, shard_of, split_data
 from test_stage import _differences
 
 MEASURED = "measured-mariadb-2core-vm"
@@ -113,6 +113,22 @@ def test_a_shard_holds_only_its_studies_data(built: Layout, tmp_path: Path):
     logs = json.loads((parts.site / "artifacts.json").read_text(encoding="utf-8"))
     assert logs and all("lines" not in row and row["sha256"] for row in logs)
     assert not (parts.site / "facets.json").exists() and not (parts.site / "facet_pages").exists()
+
+
+def test_a_run_of_facet_pages_holds_only_its_pages_data(built: Layout, tmp_path: Path):
+    data = built.export / "data"
+    facets, pages = facet_pages_of(data)
+    page = next(p for p in pages if p.name == "doublewrite-1")
+    assert (page.path, page.file, page.studies) == ("/doublewrite/", "doublewrite/index.html", (MEASURED, f"{MEASURED}-5min"))
+    out = facet_run_data(data=data, out=tmp_path / "run", facets=facets, pages=[page])
+    assert sorted(p.name for p in out.iterdir()) == ["embeds.json", "facet_pages", "facets.json", "fields.json",
+                                                     "run_quality.json"]
+    assert [p.name for p in (out / "facet_pages").iterdir()] == ["doublewrite-1.json"]
+    cut = json.loads((out / "facets.json").read_text(encoding="utf-8"))
+    assert cut["doublewrite"] == facets["doublewrite"] and cut["compression"] == {"title": "Compression", "chunks": []}
+    embeds = json.loads((data / "embeds.json").read_text(encoding="utf-8"))
+    mine = {k for k, rows in embeds.items() if {r["study"] for r in rows} & set(page.studies)}
+    assert mine and set(json.loads((out / "embeds.json").read_text(encoding="utf-8"))) == mine
 
 
 def test_a_data_file_nobody_placed_stops_the_build(built: Layout, tmp_path: Path):
