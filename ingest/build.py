@@ -225,7 +225,7 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
         batch = todo[n:n + facet_pages_per_run]
         folder = facet_run_data(data=data, out=generation.folder / "parts" / f"facets-{n}",
                                 facets=facets, pages=[p for p, _ in batch])
-        run_config = config(folder, f"hugo-facets-{n}.toml", segment=facet_segment(facets))
+        run_config = config(folder, f"hugo-facets-{n}.toml", segment=facet_segment([p for p, _ in batch]))
         jobs.append(Job(render=lambda to, c=run_config: _hugo(layout, config=c, destination=to, segments="facets"),
                         entries={key: (page.file,) for page, key in batch}))
     counts = render_pages(

@@ -246,9 +246,10 @@ def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage],
     return keys
 
 
-def facet_segment(facets: dict) -> list[str]:
-    """The segment of a run of facet pages (config lines for Hugo): the facets' pages, and nothing else."""
-    paths = ",".join(f"/{slug},/{slug}/*" for slug in facets)
+def facet_segment(pages: list[FacetPage]) -> list[str]:
+    """The segment of a run of ``pages`` (config lines for Hugo): those pages, and nothing else (not the
+    section Hugo makes of a facet whose first page is not in the run)."""
+    paths = ",".join(page.path.rstrip("/") for page in pages)
     return ["[segments]", "  [segments.facets]", "    [[segments.facets.includes]]", f"      path = {json.dumps('{' + paths + '}')}"]
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 
 import pytest
 
@@ -219,7 +221,8 @@ def test_a_facet_with_more_studies_than_a_page_goes_on_at_its_next_page(tmp_path
     """/storage-product/ holds two studies: at one study a page, the second is on /storage-product/2/,
     each page links the other, and facet charts embed with the address of the page they are on."""
     from conftest import copy_project
-    from ingest.build import build_site
+    from ingest.build import build_site, render_site
+    from ingest.generation import new_generation
     from ingest.publish import facets as facets_module
 
     monkeypatch.setattr(facets_module, "STUDIES_PER_PAGE", 1)
@@ -230,6 +233,14 @@ def test_a_facet_with_more_studies_than_a_page_goes_on_at_its_next_page(tmp_path
     assert f'data-study="{GRAID}"' in first and 'data-study="seagate-nytro-mysql-2015"' not in first
     assert 'data-study="seagate-nytro-mysql-2015"' in second and f'data-study="{GRAID}"' not in second
     assert "<title>Compare by Storage product (page 2 of 2) · benchdb</title>" in second
+    # rendered one page a run, the second page's run without the first: the same pages
+    shutil.rmtree(project.cache / "pages")
+    generation = new_generation(project.build)
+    shutil.copytree(project.build / "current" / "export", generation.export, copy_function=os.link)
+    took = render_site(project, generation, facet_pages_per_run=1)
+    assert "hugo (1 shards rendered, 0 cached; 9 facet pages rendered, 0 cached) and static links" in took
+    assert (generation.public / "storage-product" / "2" / "index.html").read_text(encoding="utf-8") == second
+    assert (generation.public / "storage-product" / "index.html").read_text(encoding="utf-8") == first
     assert '<a href="/storage-product/2/">2</a>' in first and '<a href="/storage-product/">1</a>' in second
     data = read_facets(project.export / "data")["storage-product"]
     assert data["chunks"] == [{"number": 1, "path": "/storage-product/"}, {"number": 2, "path": "/storage-product/2/"}]
