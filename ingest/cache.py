@@ -11,6 +11,10 @@ from pathlib import Path
 from typing import Callable
 
 MAX_AGE_DAYS = 14  # entries no build has used for this long are removed
+# a build prunes a cache at most this often (seconds): pruning reads the size of every file of every
+# entry, about 0.8 s for the five caches at 1,000 bundles, on every build
+PRUNE_EVERY = 3600
+PRUNED = ".{}.pruned"  # beside a cache's folder: the file whose time is its last pruning
 TMP = ".tmp-"  # the prefix of an entry being written (one left by an interrupted build goes after a day)
 
 
@@ -56,13 +60,18 @@ def make_entry(entry: Path, fill: Callable[[Path], None]) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def prune(folder: Path, *, max_bytes: int, now: float | None = None) -> int:
+def prune(folder: Path, *, max_bytes: int, now: float | None = None, every: float = 0) -> int:
     """Remove the entries unused for MAX_AGE_DAYS, then the least recently used (a folder's
     modification time, which a build touches when it uses the entry) until the rest hold at most
-    ``max_bytes``, and temporary folders older than a day; returns how many entries were removed."""
+    ``max_bytes``, and temporary folders older than a day; returns how many entries were removed.
+    With ``every``, only if the folder was not pruned in the last ``every`` seconds (else 0)."""
     now = time.time() if now is None else now
     if not folder.is_dir():
         return 0
+    marker = folder.with_name(PRUNED.format(folder.name))
+    if every and marker.is_file() and now - marker.stat().st_mtime < every:
+        return 0
+    marker.touch()
     entries = []
     for shard in folder.iterdir():
         if shard.name.startswith(TMP):

@@ -148,7 +148,7 @@ def fixed_links(root: Path) -> None:
         _link(root / path, target)
 
 
-TRASH = Path("cache") / "trash"  # under build/: generations moved out of the way, being removed
+TRASH = "trash"  # under build/: generations moved out of the way, being removed
 # removes the folders it is given, in a process of its own (the build does not wait for the disk)
 REMOVER = "import shutil, sys\nfor path in sys.argv[1:]:\n    shutil.rmtree(path, ignore_errors=True)"
 

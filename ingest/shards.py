@@ -39,7 +39,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Callable
 
-from .cache import TMP, CacheCounts, make_entry, prune
+from .cache import PRUNE_EVERY, TMP, CacheCounts, make_entry, prune
 from .problems import BuildError
 from .publish.facets import PAGES as FACET_PAGES, page_name
 
@@ -395,5 +395,5 @@ def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path,
             for future in [runs.submit(own_pages)] + [runs.submit(run, job) for job in jobs]:
                 future.result()
         linking.result()
-    removed = prune(cache / "pages", max_bytes=MAX_BYTES) if made else 0  # the cache grows only when an entry is stored
+    removed = prune(cache / "pages", max_bytes=MAX_BYTES, every=PRUNE_EVERY) if made else 0  # the cache grows only when an entry is stored
     return CacheCounts(made=len(made), cached=len(keys) - len(made), pruned=removed)

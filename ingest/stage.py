@@ -32,7 +32,7 @@ from typing import Iterable
 
 import duckdb
 
-from .cache import TMP, CacheCounts, prune
+from .cache import PRUNE_EVERY, TMP, CacheCounts, prune
 from .load import TABLES, create_schema, insert_bundles, new_database
 from .quality import grade_runs
 from .problems import Problem
@@ -202,7 +202,7 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
         ids[record["id"]] = file
         staged.append(Staged(id=record["id"], file=file, entry=folder / key[:2] / key))
     counts = CacheCounts(made=len(todo), cached=len(files) - len(todo),
-                         pruned=prune(folder, max_bytes=MAX_BYTES))
+                         pruned=prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY))
     return sorted(staged, key=lambda s: s.id), problems, counts
 
 

@@ -8,12 +8,14 @@ import functools
 import http.server
 import shutil
 import threading
+import time
 import tomllib
 from pathlib import Path
 
 import pytest
 
 from ingest.build import Layout, build_site
+from ingest.generation import TRASH
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -105,6 +107,16 @@ def bundle_dir(tmp_path: Path):
         return folder
 
     return make
+
+
+def remove_build(layout: Layout) -> None:
+    """Remove the project's build folder, once the process removing the generations its builds
+    replaced (generation.remove_stale) is done with them: two removals of one folder would race."""
+    trash = layout.build / TRASH
+    deadline = time.monotonic() + 60
+    while trash.is_dir() and any(trash.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    shutil.rmtree(layout.build)
 
 
 def copy_project(dest: Path) -> Layout:

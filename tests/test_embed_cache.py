@@ -13,6 +13,7 @@ import pytest
 from conftest import FIXTURES, ROOT
 from ingest import embed_cache
 from ingest.build import BuildError, Layout, render_embeds
+from ingest.cache import prune as cache_prune
 from ingest.embed_cache import EmbedCache, code_files
 
 FRAMED = next(c for c in json.loads((FIXTURES / "charts" / "specs.json").read_text(encoding="utf-8"))["charts"]
@@ -129,3 +130,23 @@ def test_a_chart_that_cannot_be_drawn_is_named(layout):
     with pytest.raises(BuildError) as caught:
         render(layout, [chart("c0"), broken])
     assert str(caught.value).endswith('embed broken: no renderer "pie"')
+
+
+def test_a_build_prunes_a_cache_at_most_once_in_a_while(tmp_path):
+    """Pruning reads every entry's files: a build's call (every=) skips it when the cache was pruned
+    less than that many seconds ago."""
+    folder = tmp_path / "cache"
+    now = time.time()
+    old = []
+    for name in ("aa1", "aa2"):
+        entry = folder / "aa" / name
+        entry.mkdir(parents=True)
+        (entry / "chart.svg").write_bytes(b"<svg/>")
+        old.append(entry)
+    os.utime(old[0], (now - 15 * 86400,) * 2)
+    assert cache_prune(folder, max_bytes=1000, now=now, every=3600) == 1
+    os.utime(old[1], (now - 15 * 86400,) * 2)
+    assert cache_prune(folder, max_bytes=1000, now=now + 60, every=3600) == 0
+    assert old[1].is_dir()
+    assert cache_prune(folder, max_bytes=1000, now=now + 3660, every=3600) == 1
+    assert not old[1].exists()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_project
+from conftest import copy_project, remove_build
 from ingest.build import Layout, build_site
 from ingest.publish import export_all
 from ingest.stage import build_database_from, stage_bundles
@@ -53,7 +53,7 @@ def test_a_build_after_one_bundle_changed_exports_it_alone_and_writes_what_a_cle
     shutil.copytree(project.public, incremental / "public")
     shutil.copytree(project.export, incremental / "export")
 
-    shutil.rmtree(project.build)  # every cache with it
+    remove_build(project)  # every cache with it
     build_site(project)
     assert _studies_line(capsys.readouterr().out) == "studies: 6 exported, 0 from the cache"
     assert _differences(incremental / "export", project.export) == []

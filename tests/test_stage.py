@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from conftest import copy_project
+from conftest import copy_project, remove_build
 from ingest import stage
 from ingest.build import Layout, build_site, prepare
 from ingest.generation import new_generation
@@ -73,7 +73,7 @@ def test_a_build_after_one_bundle_changed_is_the_same_as_a_clean_build(project: 
     shutil.copytree(project.public, incremental)
     database = _tables(project.database)
 
-    shutil.rmtree(project.build)  # the cache with it
+    remove_build(project)  # the cache with it
     build_site(project)
     assert "bundles: 6 validated, 0 from the cache" in capsys.readouterr().out
     assert _differences(incremental, project.public) == []

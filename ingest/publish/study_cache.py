@@ -28,7 +28,7 @@ import os
 import shutil
 from pathlib import Path
 
-from ..cache import TMP, link_or_copy, prune
+from ..cache import PRUNE_EVERY, TMP, link_or_copy, prune
 
 MAX_BYTES = 4 * 2**30  # ~8 times what 1,000 bundles' studies keep (54 MB at 100 bundles)
 RECORD = "record.json"
@@ -119,5 +119,5 @@ def store(folder: Path, key: str, record: dict, *, out_dir: Path) -> None:
 
 
 def prune_entries(folder: Path) -> int:
-    """Remove what the bounds of cache.py say; returns how many entries were removed."""
-    return prune(folder, max_bytes=MAX_BYTES)
+    """Remove what the bounds of cache.py say (at most every PRUNE_EVERY seconds); returns how many entries were removed."""
+    return prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY)
