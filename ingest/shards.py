@@ -49,21 +49,23 @@ MAX_BYTES = 4 * 2**30  # the page cache's bound (cache.prune)
 # script bundles' imports for editors (which name the generation's folders)
 HUGO_WRITES = {".hugo_build.lock", "assets/jsconfig.json"}
 # How the build cuts each file of the exported data (export/data/) for the three kinds of run.
-# For a shard ("shard") and a run of facet pages ("facets"): "study file" (studies/<id>.json: the shard's
-# own), "page files" (facet_pages/<facet>-<n>.json: the run's own pages'), "by study" (a list of rows, or
+# For a shard ("shard") and a run of facet pages ("facets"): "study file" (a folder of a file a study,
+# <folder>/<id>.json: the shard's own studies'), "page files" (facet_pages/<facet>-<n>.json: the run's own pages'), "by study" (a list of rows, or
 # a map of lists of rows, each row with its study), "keys by study" (a map from study to its value),
 # "whole" (as it is), a map (its keys cut each by its own rule; a key not named is left out), or None
-# (not read). For the site's own run ("site"): "whole", None, {"as": name} (whole, under another name),
-# or what its pages read of each row ("drop": all but these keys), so that it does not parse every
-# study's data (at 1,000 bundles 3.8 s instead of 8.3 s for the same pages). A data file the catalogue
-# does not name stops the build.
+# (not read). For the site's own run ("site"): "whole", None, or {"as": name} (whole, under another
+# name): the export writes what the site's pages read of every study into files of their own, so that
+# the site's run does not read every study's data (at 1,000 bundles 3.8 s instead of 8.3 s for the same
+# pages) and the build does not parse it to cut it. A data file the catalogue does not name stops the
+# build.
 CATALOGUE: dict[str, dict] = {
     "studies": {"shard": "study file", "facets": None, "site": None},
     # what the lists of studies (home, /studies/) read of every study (publish/study_cache.py: LISTED),
     # in the place of the studies' documents
     "study_list.json": {"shard": None, "facets": None, "site": {"as": "studies.json"}},
-    # the list of logs (/artifacts/) reads all but their lines
-    "artifacts.json": {"shard": "by study", "facets": None, "site": {"drop": ["lines"]}},
+    # each study's logs and traces with their lines (its log pages'), and the list of them all without
+    "artifacts": {"shard": "study file", "facets": None, "site": None},
+    "artifact_list.json": {"shard": None, "facets": None, "site": "whole"},
     "embeds.json": {"shard": "by study", "facets": "by study", "site": "whole"},
     "explore.json": {"shard": {"studies": "by study"}, "facets": None, "site": "whole"},
     "compare.json": {"shard": {"studies": "by study", "fields": "whole"}, "facets": None, "site": "whole"},
@@ -122,10 +124,6 @@ def _write(path: Path, value) -> None:
     path.write_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
-def _site_cut(value, rule):
-    return {key: v for key, v in value.items() if key not in rule["drop"]}
-
-
 def split_data(*, data: Path, out: Path, per_shard: int = STUDIES_PER_SHARD) -> Parts:
     """Write the site's cut of the exported ``data`` folder into ``out/site/`` and each shard's into
     ``out/<n>/``; return them (the shards that have studies, each with its studies in order)."""
@@ -142,24 +140,21 @@ def split_data(*, data: Path, out: Path, per_shard: int = STUDIES_PER_SHARD) -> 
     parts = Parts(out / "site", [Shard(n, tuple(ids), out / str(n)) for n, ids in sorted(groups.items())])
     parts.site.mkdir(parents=True)
     for shard in parts.shards:
-        (shard.data / "studies").mkdir(parents=True)
+        shard.data.mkdir(parents=True)
     for name in names:
         rule, site = CATALOGUE[name]["shard"], CATALOGUE[name]["site"]
         if rule is None and site is None:
             continue
-        if name == "studies":
+        if rule == "study file":  # a folder of a file a study (a study may have none)
             for shard in parts.shards:
+                (shard.data / name).mkdir(exist_ok=True)
                 for study in shard.studies:
-                    os.link(data / name / f"{study}.json", shard.data / name / f"{study}.json")
+                    if (data / name / f"{study}.json").is_file():
+                        os.link(data / name / f"{study}.json", shard.data / name / f"{study}.json")
             continue
-        linked = site is None or site == "whole" or "as" in site
-        value = None if linked and rule in (None, "whole") else json.loads((data / name).read_text(encoding="utf-8"))
-        if site == "whole":
-            os.link(data / name, parts.site / name)
-        elif site is not None and "as" in site:
-            os.link(data / name, parts.site / site["as"])
-        elif site is not None:
-            _write(parts.site / name, [_site_cut(row, site) for row in value])
+        value = None if rule in (None, "whole") else json.loads((data / name).read_text(encoding="utf-8"))
+        if site is not None:
+            os.link(data / name, parts.site / (site["as"] if isinstance(site, dict) else name))
         for shard in parts.shards if rule is not None else ():
             if rule == "whole":
                 os.link(data / name, shard.data / name)

@@ -10,9 +10,13 @@ RUN = "dw-off-compressed-oltp-read-write-t1-r1"
 
 
 def test_each_artifact_is_published_as_loaded(built_site):
-    artifacts = json.loads((built_site.export / "data" / "artifacts.json").read_text(encoding="utf-8"))
+    artifacts = json.loads((built_site.export / "data" / "artifact_list.json").read_text(encoding="utf-8"))
     # 36 logs of measured-mariadb-2core-vm, 4 of measured-mariadb-2core-vm-5min
     assert len(artifacts) == 40 and {a["format"] for a in artifacts} == {"sysbench"}
+    assert all("lines" not in a for a in artifacts)  # each study's are in artifacts/<study>.json
+    with_lines = json.loads((built_site.export / "data" / "artifacts" / f"{MEASURED}.json").read_text(encoding="utf-8"))
+    assert [{k: v for k, v in a.items() if k != "lines"} for a in with_lines] == [a for a in artifacts if a["study"] == MEASURED]
+    assert all(len(a["lines"]) == a["line_count"] for a in with_lines)
     for a in artifacts:
         published = built_site.public / "artifacts" / a["study"] / a["artifact"] / a["file"]
         original = built_site.data / a["study"] / a["path"]

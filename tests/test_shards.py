@@ -102,7 +102,7 @@ def test_a_shard_holds_only_its_studies_data(built: Layout, tmp_path: Path):
         assert {r["study"] for r in read("explore.json")["studies"]} == mine
         assert {r["study"] for r in read("compare.json")["studies"]} == mine
         assert set(read("findings.json")) == {"headlines"} and set(read("findings.json")["headlines"]) <= mine
-        assert {r["study"] for r in read("artifacts.json")} <= mine
+        assert {p.stem for p in (shard.data / "artifacts").iterdir()} <= mine
         assert not (shard.data / "facets.json").exists() and not (shard.data / "sql.json").exists()
         assert not (shard.data / "facet_pages").exists()
     embeds = json.loads((built.export / "data" / "embeds.json").read_text(encoding="utf-8"))
@@ -110,8 +110,9 @@ def test_a_shard_holds_only_its_studies_data(built: Layout, tmp_path: Path):
     site = json.loads((parts.site / "studies.json").read_text(encoding="utf-8"))
     assert sorted(site) == sorted(sum(IN_EIGHT.values(), ()))
     assert sorted(site[MEASURED]) == ["id", "sources", "summary", "systems", "title", "value_count"]
-    logs = json.loads((parts.site / "artifacts.json").read_text(encoding="utf-8"))
+    logs = json.loads((parts.site / "artifact_list.json").read_text(encoding="utf-8"))
     assert logs and all("lines" not in row and row["sha256"] for row in logs)
+    assert not (parts.site / "artifacts").exists()
     assert not (parts.site / "facets.json").exists() and not (parts.site / "facet_pages").exists()
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 
 from ..fields import as_data
-from .artifacts import artifact_rows, export_artifacts
+from .artifacts import artifact_rows, export_artifacts, write_artifact_list
 from .badges import export_badges
 from .colours import colour_chart, positions
 from .compare import export_compare
@@ -28,7 +28,7 @@ from .citation import study_reference, write_references
 from .sql_page import export_sql
 from .quality import export_quality
 from .study import export_studies
-from .study_cache import export_key, head, listed, lookup, prune_entries, record, restore, store
+from .study_cache import export_key, head, listed, lookup, prune_entries, record, restore, store, with_artifacts
 from ..cache import CacheCounts
 
 
@@ -46,21 +46,24 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
         con.execute("SET enable_progress_bar = false")  # long queries would print one into the build log
         data = out_dir / "data"
         data.mkdir(parents=True, exist_ok=True)
+        studies = [study for (study,) in con.execute("SELECT study FROM studies ORDER BY study").fetchall()]
+        known = (bundle_keys or {}) if cache else {}
+        keys = {s: export_key(known[s], site_url=site_url) for s in studies if s in known}
+        hits = lookup(cache, keys) if cache else {}
+        for hit in hits.values():
+            restore(hit, out_dir=out_dir)
+        set_todo(con, [s for s in studies if s not in hits])
         with ThreadPoolExecutor(max_workers=1) as pool:
             # the artifacts are copied (and checked against their SHA-256) beside the rest: mostly disk
-            copying = pool.submit(export_artifacts, artifact_rows(con), static_dir=out_dir / "static",
+            copying = pool.submit(export_artifacts, artifact_rows(con, where=IN_TODO), static_dir=out_dir / "static",
                                   data_dir=data, bundles=bundles)
-            studies = [study for (study,) in con.execute("SELECT study FROM studies ORDER BY study").fetchall()]
-            known = (bundle_keys or {}) if cache else {}
-            keys = {s: export_key(known[s], site_url=site_url) for s in studies if s in known}
-            hits = lookup(cache, keys) if cache else {}
-            for hit in hits.values():
-                restore(hit, out_dir=out_dir)
-            set_todo(con, [s for s in studies if s not in hits])
             made = _export_pages(con, db_path=db_path, out_dir=out_dir, site_url=site_url, hits=hits)
-            copying.result()
+            logs = copying.result()
     finally:
         con.close()
+    made = {study: with_artifacts(entry, logs.get(study, [])) for study, entry in made.items()}
+    write_artifact_list([a for study in studies for a in (hits[study]["artifacts"] if study in hits else made[study]["artifacts"])],
+                        data_dir=data)
     for study, entry in made.items():
         if study in keys:
             store(cache, keys[study], entry, out_dir=out_dir)

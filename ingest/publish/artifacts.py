@@ -5,6 +5,7 @@ line, so that every ``file:line`` of a measured value links to its line."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from pathlib import Path
 
@@ -34,32 +35,49 @@ def _copy(source: Path, target: Path) -> tuple[str, int]:
     return digest.hexdigest(), newlines + (last != b"\n")
 
 
-def artifact_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
-    """The artifacts to publish, as the database records them."""
-    return rows(con, """SELECT a.study, a.artifact, a.format, a.path, a.bytes, a.sha256, st.bundle_path
-                        FROM artifacts AS a JOIN studies AS st USING (study) ORDER BY a.study, a.artifact""")
+def artifact_rows(con: duckdb.DuckDBPyConnection, *, where: str = "TRUE") -> list[dict]:
+    """The artifacts to publish, as the database records them (of the studies ``where`` selects)."""
+    return rows(con, f"""SELECT * FROM (SELECT a.study, a.artifact, a.format, a.path, a.bytes, a.sha256, st.bundle_path
+                                       FROM artifacts AS a JOIN studies AS st USING (study))
+                         WHERE {where} ORDER BY study, artifact""")
 
 
-def export_artifacts(artifacts: list[dict], *, static_dir: Path, data_dir: Path, bundles: Path) -> list[dict]:
-    """Copy each file artifact beside its page and write ``artifacts.json`` (with the lines to show).
-    It reads no database (``artifacts`` come from ``artifact_rows``): the export runs it on a thread of
-    its own, beside the rest, as it mostly waits for the disk."""
-    entries = []
-    for a in artifacts:
-        source = (bundles / a.pop("bundle_path")).parent / a["path"]
-        if not source.is_file():  # a folder of snapshots: listed, its files not copied one by one
-            entries.append({**a, "file": None, "lines": None})
-            continue
-        folder = static_dir / "artifacts" / a["study"] / a["artifact"]
-        folder.mkdir(parents=True, exist_ok=True)
-        digest, line_count = _copy(source, folder / source.name)
-        if digest != a["sha256"]:
-            raise ArtifactChanged(f"{source}: changed since it was loaded (its SHA-256 is no longer {a['sha256']})")
-        lines = None
-        if line_count <= MAX_LINES and a["bytes"] <= MAX_PAGE_BYTES:
-            text = (folder / source.name).read_bytes().decode("utf-8", errors="replace").splitlines()
-            line_count = len(text)  # other line breaks than \n count too
-            lines = text if line_count <= MAX_LINES else None
-        entries.append({**a, "file": source.name, "line_count": line_count, "lines": lines})
-    (data_dir / "artifacts.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
-    return entries
+LOGS = "artifacts"  # the folder of the exported data holding each study's artifacts with their lines
+
+
+def export_artifacts(artifacts: list[dict], *, static_dir: Path, data_dir: Path, bundles: Path) -> dict[str, list[dict]]:
+    """Copy each file artifact beside its page and write each study's ``artifacts/<study>.json`` (with
+    the lines its pages show), a study at a time (at 10,000 bundles all the lines are 300 MB of JSON).
+    Returns each study's artifacts without their lines (what the list of logs reads). It reads no
+    database (``artifacts`` come from ``artifact_rows``): the export runs it on a thread of its own,
+    beside the rest, as it mostly waits for the disk."""
+    listed: dict[str, list[dict]] = {}
+    (data_dir / LOGS).mkdir(parents=True, exist_ok=True)
+    for study, group in itertools.groupby(artifacts, key=lambda a: a["study"]):
+        entries = [_publish(a, static_dir=static_dir, bundles=bundles) for a in group]
+        (data_dir / LOGS / f"{study}.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
+        listed[study] = [{k: v for k, v in e.items() if k != "lines"} for e in entries]
+    return listed
+
+
+def _publish(a: dict, *, static_dir: Path, bundles: Path) -> dict:
+    """Copy one artifact beside its page; its entry, with its lines when a page can show them."""
+    source = (bundles / a.pop("bundle_path")).parent / a["path"]
+    if not source.is_file():  # a folder of snapshots: listed, its files not copied one by one
+        return {**a, "file": None, "lines": None}
+    folder = static_dir / "artifacts" / a["study"] / a["artifact"]
+    folder.mkdir(parents=True, exist_ok=True)
+    digest, line_count = _copy(source, folder / source.name)
+    if digest != a["sha256"]:
+        raise ArtifactChanged(f"{source}: changed since it was loaded (its SHA-256 is no longer {a['sha256']})")
+    lines = None
+    if line_count <= MAX_LINES and a["bytes"] <= MAX_PAGE_BYTES:
+        text = (folder / source.name).read_bytes().decode("utf-8", errors="replace").splitlines()
+        line_count = len(text)  # other line breaks than \n count too
+        lines = text if line_count <= MAX_LINES else None
+    return {**a, "file": source.name, "line_count": line_count, "lines": lines}
+
+
+def write_artifact_list(listed: list[dict], *, data_dir: Path) -> None:
+    """``artifact_list.json``: every study's artifacts without their lines, for the list of logs."""
+    (data_dir / "artifact_list.json").write_text(json.dumps(listed, ensure_ascii=False), encoding="utf-8")

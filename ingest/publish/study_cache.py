@@ -57,6 +57,15 @@ def listed(doc: dict) -> dict:
     return {k: doc[k] for k in LISTED}
 
 
+def with_artifacts(record: dict, listed: list[dict]) -> dict:
+    """A study's entry with its artifacts (publish/artifacts.py: their copies, the file of their lines,
+    and their listing without lines)."""
+    study = record["head"]["id"]
+    files = [f"static/artifacts/{study}/{a['artifact']}/{a['file']}" for a in listed if a["file"]]
+    files += [f"data/artifacts/{study}.json"] if listed else []
+    return {**record, "files": record["files"] + files, "artifacts": listed}
+
+
 def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: list[dict]) -> dict:
     """A study's entry as the export computed it: its files (paths in the export), its head, its
     citation, its entries in the indexes of Explore and Compare (None: it has no values there) and the
