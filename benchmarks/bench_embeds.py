@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from ingest import embed_specs  # noqa: E402
 from ingest.build import Layout, render_embeds  # noqa: E402
 
 
@@ -67,12 +68,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-embeds-") as tmp:
         root = Path(tmp)
         specs = args.specs or specs_of_bundles(args.bundles, root)
-        charts = json.loads(specs.read_text(encoding="utf-8"))["charts"][:args.first]
+        charts = [text.decode("utf-8") for _, text in embed_specs.read(specs)][:args.first]
         for name in ("site", "node_modules"):
             (root / name).symlink_to(ROOT / name)
         for run in ("cold", "warm"):
             (root / run).mkdir()
-            (root / run / "embed-specs.json").write_text(json.dumps({"charts": charts}), encoding="utf-8")
+            embed_specs.write(root / run / "embed-specs.json", charts)
             done = subprocess.run([sys.executable, __file__, "--one", str(root), run], capture_output=True,
                                   text=True, check=False)
             if done.returncode != 0:

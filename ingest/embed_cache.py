@@ -1,12 +1,13 @@
 """The cache of drawn embeds: unchanged charts are not drawn again.
 
 An entry is a folder ``build/cache/embeds/<key[:2]>/<key>/`` holding ``chart.svg``.
-Its key is the SHA-256 of everything the drawing depends on: the chart's entry in the specs (as
-canonical JSON), the text of the Node modules that draw it (site/render/embeds.mjs and every module
-it imports or starts as a worker, followed through relative paths), the installed versions of the
-packages they use, and the width. An entry is written into a temporary folder and renamed
-into place, so an interrupted build never leaves a half-written entry under a key; an entry whose files
-are not whole (an SVG not closed) is never used.
+Its key is the SHA-256 of everything the drawing depends on: the chart's text in the specs (its line
+as the exporter wrote it, embed_specs.py), the text of the Node modules that draw it
+(site/render/embeds.mjs and every module it imports or starts as a worker, followed through relative
+paths), the installed versions of the packages they use, and the width. An entry's SVG is a hard link
+to the one drawn (a link is there whole or not at all), or where links are not allowed a copy made in a
+temporary folder renamed into place, so an interrupted build never leaves a half-written SVG under a
+key; an entry whose SVG is missing or not whole (not closed) is never used.
 
 Bounds: each build marks the entries it uses (the folder's modification time) and then removes those
 unused for ``cache.MAX_AGE_DAYS``, then the least recently used until the cache holds at most ``MAX_BYTES``,
@@ -64,18 +65,23 @@ def drawing_digest(root: Path, entries: list[Path], *, width: int) -> str:
     return digest.hexdigest()
 
 
-def chart_key(common: str, chart: dict) -> str:
-    text = json.dumps(chart, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(f"{common}\n{text}".encode()).hexdigest()
+def chart_key(common: str, text: bytes) -> str:
+    """The key of a chart whose text in the specs is ``text`` (as the exporter wrote it: a chart
+    written another way is only drawn again, never mistaken for another)."""
+    return hashlib.sha256(common.encode() + b"\n" + text).hexdigest()
 
 
-def _whole(folder: Path) -> bool:
+def _whole(path: str) -> bool:
+    """Whether the SVG at ``path`` ends as a written one does (os calls: this runs for every chart)."""
     try:
-        with open(folder / FILES["svg"], "rb") as svg:
-            svg.seek(-len(SVG_END), os.SEEK_END)
-            return svg.read() == SVG_END
-    except OSError:  # missing, or shorter than its end mark
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # missing
         return False
+    try:
+        size = os.fstat(fd).st_size
+        return size >= len(SVG_END) and os.pread(fd, len(SVG_END), size - len(SVG_END)) == SVG_END
+    finally:
+        os.close(fd)
 
 
 class EmbedCache:
@@ -87,32 +93,45 @@ class EmbedCache:
 
     def fetch(self, key: str, out_dir: Path, name: str) -> bool:
         """Put the entry's SVG into ``out_dir`` as ``name``.svg; False when it has none."""
-        folder = self.entry(key)
-        if not _whole(folder):
+        folder = os.path.join(self.folder, key[:2], key)  # strings, not Path: this runs for every chart
+        if not _whole(os.path.join(folder, FILES["svg"])):
             return False
         for kind, file_name in FILES.items():
-            link_or_copy(folder / file_name, out_dir / f"{name}.{kind}")
+            source, target = os.path.join(folder, file_name), os.path.join(out_dir, f"{name}.{kind}")
+            try:
+                os.link(source, target)
+            except OSError:  # a file there already, or no link allowed
+                link_or_copy(Path(source), Path(target))
         os.utime(folder)  # used now: kept by prune()
         return True
 
     def store(self, key: str, out_dir: Path, name: str) -> None:
-        """Keep the drawn ``name``.svg of ``out_dir`` under ``key``."""
+        """Keep the drawn ``name``.svg of ``out_dir`` under ``key``: linked into the entry's folder (a link
+        is there whole or not at all), or, where no link is allowed, copied into a temporary folder which
+        is then renamed into place."""
         folder = self.entry(key)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for kind, file_name in FILES.items():
+                (folder / file_name).unlink(missing_ok=True)  # a damaged entry's
+                os.link(out_dir / f"{name}.{kind}", folder / file_name)
+            return
+        except OSError:
+            pass
         tmp = self.folder / f"{TMP}{key}-{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         try:
             for kind, file_name in FILES.items():
                 link_or_copy(out_dir / f"{name}.{kind}", tmp / file_name)
-            folder.parent.mkdir(exist_ok=True)
             shutil.rmtree(folder, ignore_errors=True)  # a damaged entry under this key
             os.replace(tmp, folder)
         except OSError:
-            if not _whole(folder):  # unless a concurrent build stored it first
+            if not _whole(str(folder / FILES["svg"])):  # unless a concurrent build stored it first
                 raise
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
-    def prune(self, *, now: float | None = None) -> int:
+    def prune(self, *, now: float | None = None, every: float = 0) -> int:
         """Remove what the bounds above say; returns how many entries were removed."""
-        return prune(self.folder, max_bytes=MAX_BYTES, now=now)
+        return prune(self.folder, max_bytes=MAX_BYTES, now=now, every=every)

@@ -11,8 +11,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import children
-from .cache import CacheCounts
+from . import children, embed_specs
+from .cache import PRUNE_EVERY, CacheCounts
 from .embed_cache import EmbedCache, chart_key, drawing_digest
 from .problems import BuildError
 
@@ -34,25 +34,25 @@ def render_embeds(layout, *, export_dir: Path, quiet: bool = False) -> CacheCoun
     cache = EmbedCache(layout.cache / "embeds")
     out_dir = export_dir / "static" / "embed"
     out_dir.mkdir(parents=True, exist_ok=True)
-    charts = json.loads((export_dir / "embed-specs.json").read_text(encoding="utf-8"))["charts"]
+    charts = embed_specs.read(export_dir / "embed-specs.json")
     misses = []
-    for chart in charts:
-        key = chart_key(common, chart)
-        if not cache.fetch(key, out_dir, chart["id"]):
-            misses.append((key, chart))
+    for chart_id, text in charts:
+        key = chart_key(common, text)
+        if not cache.fetch(key, out_dir, chart_id):
+            misses.append((key, chart_id, text))
     if misses:
         with tempfile.TemporaryDirectory(prefix="benchdb-embeds-") as tmp:
             job = Path(tmp) / "job.json"
             lines = Path(tmp) / "charts.jsonl"
-            lines.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for _, c in misses), encoding="utf-8")
+            lines.write_bytes(b"".join(text + b"\n" for _, _, text in misses))
             job.write_text(json.dumps({"charts": str(lines), "count": len(misses), "out": str(out_dir),
                                        "width": WIDTH}), encoding="utf-8")
             done = children.run([node, str(script), str(job)], capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise BuildError(f"rendering the embeds failed:\n{done.stderr.strip()[-2000:]}")
-        for key, chart in misses:
-            cache.store(key, out_dir, chart["id"])
-    counts = CacheCounts(made=len(misses), cached=len(charts) - len(misses), pruned=cache.prune())
+        for key, chart_id, _ in misses:
+            cache.store(key, out_dir, chart_id)
+    counts = CacheCounts(made=len(misses), cached=len(charts) - len(misses), pruned=cache.prune(every=PRUNE_EVERY))
     if not quiet:
         print(f"embeds: {counts.made} drawn, {counts.cached} from the cache"
               + (f", {counts.pruned} old cache entries removed" if counts.pruned else ""), flush=True)

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from conftest import FIXTURES, ROOT
-from ingest import embed_cache
+from ingest import embed_cache, embed_specs
 from ingest.build import BuildError, Layout, render_embeds
 from ingest.cache import prune as cache_prune
 from ingest.embed_cache import EmbedCache, code_files
@@ -39,10 +39,14 @@ def render(layout: Layout, charts: list[dict], name: str = "export") -> tuple:
     export = layout.build / name
     shutil.rmtree(export, ignore_errors=True)
     export.mkdir(parents=True)
-    (export / "embed-specs.json").write_text(json.dumps({"charts": charts}), encoding="utf-8")
+    embed_specs.write(export / "embed-specs.json", [json.dumps(c) for c in charts])
     counts = render_embeds(layout, export_dir=export, quiet=True)
     out = export / "static" / "embed"
     return counts, {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+
+
+def no_link(source, target):
+    raise OSError(18, "Invalid cross-device link")
 
 
 def test_a_second_build_draws_nothing_and_writes_the_same_bytes(layout, capsys):
@@ -92,10 +96,6 @@ def test_a_damaged_cache_entry_is_drawn_again(layout):
 def test_cached_files_are_copied_where_they_cannot_be_linked(layout, monkeypatch):
     charts = [chart("c0")]
     _, first = render(layout, charts, "first")
-
-    def no_link(source, target):
-        raise OSError(18, "Invalid cross-device link")
-
     monkeypatch.setattr(embed_cache.os, "link", no_link)
     counts, second = render(layout, charts, "second")
     assert (counts.made, counts.cached, second) == (0, 1, first)
@@ -150,3 +150,16 @@ def test_a_build_prunes_a_cache_at_most_once_in_a_while(tmp_path):
     assert old[1].is_dir()
     assert cache_prune(folder, max_bytes=1000, now=now + 3660, every=3600) == 1
     assert not old[1].exists()
+
+
+def test_entries_are_copied_into_the_cache_where_files_cannot_be_linked(layout, monkeypatch):
+    charts = [chart("c0"), chart("c1", "Another title")]
+    with monkeypatch.context() as patched:
+        patched.setattr(embed_cache.os, "link", no_link)
+        counts, first = render(layout, charts, "first")
+    assert (counts.made, counts.cached) == (2, 0)
+    entries = sorted(p for shard in (layout.cache / "embeds").iterdir() for p in shard.iterdir())
+    assert [p.name for p in entries[0].iterdir()] == ["chart.svg"]
+    assert (entries[0] / "chart.svg").stat().st_nlink == 1  # a copy
+    counts, second = render(layout, charts, "second")
+    assert (counts.made, counts.cached, second) == (0, 2, first)

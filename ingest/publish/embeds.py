@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Iterator
 
+from .. import embed_specs
 from . import alt_text
 from .citation import chart_reference, files, sources_line
 from .csv_cells import defused
@@ -172,6 +173,6 @@ def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir:
     entries = [item["entry"] for _, item in every]
     (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
     (data_dir / "embeds.json").write_text(json.dumps(groups, ensure_ascii=False), encoding="utf-8")
-    # the specs as their own texts joined, as json.dumps writes a list: a cached study's are not parsed again
-    specs_path.write_text('{"charts": [' + ", ".join(item["spec"] for _, item in every) + "]}", encoding="utf-8")
+    # the specs as their own texts, one a line: a cached study's are not parsed again, nor the renderer's cached ones
+    embed_specs.write(specs_path, [item["spec"] for _, item in every])
     return references, made
