@@ -30,8 +30,9 @@ from .preview import write_preview
 from .problems import BuildError, BundleError
 from .search_index import index_search
 from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, common_digest, facet_keys, facet_pages_of,
-                     facet_run_data, facet_segment, missing, render_pages, shard_key, split_data)
+                     facet_run_data, facet_segment, missing, render_pages, shard_keys, split_data)
 from .cache import CacheCounts
+from .digests import Digests
 from .stage import build_database_from, stage_bundles
 from .wasm_files import export_duckdb_wasm
 
@@ -148,7 +149,8 @@ def run_hugo(layout: Layout, *args: str) -> subprocess.CompletedProcess:
 LEFTOVERS = ("build/.export-*", "build/.public-*", "build/.benchmarks.duckdb.*.tmp", "build/.export.old-*",
              ".public.old-*", "build/.current.link-*", ".public.link-*", "build/.export.link-*",
              "build/.benchmarks.duckdb.link-*", "build/cache/bundles/.tmp-*", "build/cache/embeds/.tmp-*",
-             "build/cache/pages/.tmp-*", "build/cache/search/.tmp-*", "build/cache/export/.tmp-*")
+             "build/cache/pages/.tmp-*", "build/cache/search/.tmp-*", "build/cache/export/.tmp-*",
+             "build/cache/digests/.*.tmp")
 
 
 @contextmanager
@@ -206,9 +208,11 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
     parts = split_data(data=data, out=generation.folder / "parts", per_shard=per_shard)
     common = common_digest(root=layout.root, site_url=site_url() or "")
     assets = generation.export / "assets"
-    keys = [shard_key(common=common, shard=s, assets=assets) for s in parts.shards]
+    digests = Digests(layout.cache / "digests" / "pages.json")
+    keys = shard_keys(common=common, shards=parts.shards, assets=assets, digests=digests)
     facets, pages = facet_pages_of(data)
-    page_keys = facet_keys(common=common, data=data, facets=facets, pages=pages, assets=assets)
+    page_keys = facet_keys(common=common, data=data, facets=facets, pages=pages, assets=assets, digests=digests)
+    digests.save()
     absent = missing(layout.cache, keys + page_keys)
 
     def config(part: Path, name: str, *, segment: list[str] | None = None) -> Path:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from . import children
 from .cache import PRUNE_EVERY, CacheCounts, make_entry, prune
+from .digests import Digests
 from .problems import BuildError
 from .shards import link_tree, shard_of
 
@@ -54,12 +55,12 @@ def parts_of(public: Path) -> dict[str, list[str]]:
     return {name: files for name, files in sorted(parts.items()) if files}
 
 
-def _key(common: str, public: Path, files: list[str]) -> str:
+def _key(common: str, public: Path, files: list[str], digests: Digests) -> str:
+    """A part's key: Pagefind's version and its pages, each by its path and its bytes' SHA-256 (the
+    pages are the build's, mostly linked from the page cache: remembered by ``digests``)."""
     digest = hashlib.sha256(f"{common}\n".encode())
     for file in files:
-        data = (public / file).read_bytes()
-        digest.update(f"{file}\n{len(data)}\n".encode())
-        digest.update(data)
+        digest.update(f"{file}\n{digests.of(public / file, written_by_build=True)}\n".encode())
     return digest.hexdigest()
 
 
@@ -70,8 +71,10 @@ def index_search(*, root: Path, public: Path, cache: Path) -> CacheCounts:
     node = shutil.which("node")
     folder = cache / "search"
     parts = parts_of(public)
+    digests = Digests(cache / "digests" / "search.json")
     entries = {name: folder / key[:2] / key for name, files in parts.items()
-               for key in [_key(common, public, files)]}
+               for key in [_key(common, public, files, digests)]}
+    digests.save()
     missing = [name for name in parts if not entries[name].is_dir()]
 
     def index(name: str, out: Path) -> None:

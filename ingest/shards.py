@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Callable
 
 from .cache import PRUNE_EVERY, TMP, CacheCounts, make_entry, prune
+from .digests import Digests
 from .problems import BuildError
 from .publish.facets import PAGES as FACET_PAGES, page_name
 
@@ -217,7 +218,8 @@ def _of_studies(by_study: dict[str, dict], studies) -> dict:
     return dict(sorted({key: rows for study in studies for key, rows in by_study.get(study, {}).items()}.items()))
 
 
-def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage], assets: Path) -> list[str]:
+def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage], assets: Path,
+               digests: Digests) -> list[str]:
     """The key of each facet page in the page cache: ``common``, what a run of that page alone reads of
     the data (its facet's part of facets.json and the others' titles, its file, its studies' part of
     the files read by study, the files read whole) and the exported assets of no study."""
@@ -227,16 +229,16 @@ def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage],
         raise BuildError(f"{data / unknown[0]}: no rule {rules[unknown[0]]!r} for facet pages in ingest/shards.py's CATALOGUE")
     by_study = _by_study(data)
     shared = hashlib.sha256(f"{common}\n".encode())
-    _digest_files(shared, data, [data / name for name, rule in rules.items() if rule == "whole"])
-    everyone = {p.stem for p in (assets / "explore").glob("*.json")} | {p.stem for p in (assets / "compare").glob("*.json")}
-    _digest_files(shared, assets, sorted(p for p in assets.rglob("*") if p.is_file() and p.stem not in everyone))
+    _digest_files(shared, data, [data / name for name, rule in rules.items() if rule == "whole"], digests)
+    files, everyone = _assets(assets)
+    _digest_files(shared, assets, [p for p in files if p.stem not in everyone], digests)
     keys = []
     for page in pages:
         digest = shared.copy()
         digest.update(json.dumps([_facets_cut(facets, [page]), *(_of_studies(by_study[name], page.studies)
                                                                   for name in sorted(by_study))],
                                  ensure_ascii=False).encode())
-        _digest_files(digest, data, [data / FACET_PAGES / f"{page.name}.json"])
+        _digest_files(digest, data, [data / FACET_PAGES / f"{page.name}.json"], digests)
         keys.append(digest.hexdigest())
     return keys
 
@@ -267,10 +269,12 @@ def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage
     return out
 
 
-def _digest_files(digest, root: Path, paths) -> None:
+def _digest_files(digest, root: Path, paths, digests: Digests | None = None) -> None:
+    """Add each file of ``paths`` to ``digest``: its path from ``root``, its size and its SHA-256 (of the
+    files the build wrote, remembered from one build to the next by ``digests``: digests.py)."""
     for path in paths:
-        digest.update(f"{path.relative_to(root).as_posix()}\n{path.stat().st_size}\n".encode())
-        digest.update(path.read_bytes())
+        sha = digests.of(path, written_by_build=True) if digests else hashlib.sha256(path.read_bytes()).hexdigest()
+        digest.update(f"{path.relative_to(root).as_posix()}\n{path.stat().st_size}\n{sha}\n".encode())
 
 
 def common_digest(*, root: Path, site_url: str) -> str:
@@ -288,16 +292,24 @@ def common_digest(*, root: Path, site_url: str) -> str:
     return digest.hexdigest()
 
 
-def shard_key(*, common: str, shard: Shard, assets: Path) -> str:
-    """The key of a shard's pages: ``common``, its data, and the exported assets its pages can read
+def _assets(assets: Path) -> tuple[list[Path], set[str]]:
+    """The exported assets (sorted), and the studies that have assets of their own."""
+    files = sorted(p for p in assets.rglob("*") if p.is_file())
+    return files, {p.stem for p in (assets / "explore").glob("*.json")} | {p.stem for p in (assets / "compare").glob("*.json")}
+
+
+def shard_keys(*, common: str, shards: list[Shard], assets: Path, digests: Digests) -> list[str]:
+    """The key of each shard's pages: ``common``, its data, and the exported assets its pages can read
     (its own studies' and those of no study)."""
-    digest = hashlib.sha256(f"{common}\n".encode())
-    _digest_files(digest, shard.data, sorted(p for p in shard.data.rglob("*") if p.is_file()))
-    everyone = {p.stem for p in (assets / "explore").glob("*.json")} | {p.stem for p in (assets / "compare").glob("*.json")}
-    mine = set(shard.studies)
-    _digest_files(digest, assets, sorted(p for p in assets.rglob("*")
-                                         if p.is_file() and (p.stem in mine or p.stem not in everyone)))
-    return digest.hexdigest()
+    files, everyone = _assets(assets)
+    keys = []
+    for shard in shards:
+        digest = hashlib.sha256(f"{common}\n".encode())
+        _digest_files(digest, shard.data, sorted(p for p in shard.data.rglob("*") if p.is_file()), digests)
+        mine = set(shard.studies)
+        _digest_files(digest, assets, [p for p in files if p.stem in mine or p.stem not in everyone], digests)
+        keys.append(digest.hexdigest())
+    return keys
 
 
 def link_tree(source: Path, target: Path) -> int:

@@ -33,6 +33,7 @@ from typing import Iterable
 import duckdb
 
 from .cache import PRUNE_EVERY, TMP, CacheCounts, prune
+from .digests import Digests
 from .load import TABLES, create_schema, insert_bundles, new_database
 from .quality import grade_runs
 from .problems import Problem
@@ -72,15 +73,15 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def bundle_key(common: str, file: Path) -> str:
+def bundle_key(common: str, file: Path, *, digests: Digests | None = None) -> str:
+    """The key of a bundle's entry: ``common`` and its folder's files, each by its name and its bytes'
+    SHA-256 (remembered by ``digests`` from one build to the next: digests.py)."""
+    digests = digests or Digests(None)
     digest = hashlib.sha256(f"{common}\n{display_path(file)}\n".encode())
     folder = file.parent
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         name = path.relative_to(folder).as_posix()
-        digest.update(f"{len(name)}:{name}:{path.stat().st_size}\n".encode())
-        with open(path, "rb") as file_:
-            while piece := file_.read(2**22):  # a piece at a time: a log may be hundreds of MB
-                digest.update(piece)
+        digest.update(f"{len(name)}:{name}:{path.stat().st_size}:{digests.of(path)}\n".encode())
     return digest.hexdigest()
 
 
@@ -177,7 +178,9 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
     folder.mkdir(parents=True, exist_ok=True)
     files, problems = find_bundle_files(paths)
     common = code_digest()
-    keys = [bundle_key(common, file) for file in files]
+    digests = Digests(cache / "digests" / "bundles.json")
+    keys = [bundle_key(common, file, digests=digests) for file in files]
+    digests.save()
     todo = [(file, key) for file, key in zip(files, keys) if _read_entry(folder / key[:2] / key) is None]
     workers = min(os.cpu_count() or 1, len(todo) // PER_WORKER)
     if workers > 1:

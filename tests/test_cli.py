@@ -91,9 +91,11 @@ def test_invalid_bundle_stops_the_build_before_anything_is_written(project: Layo
         build_site(project)
     assert [p.field for p in err.value.problems] == ["schema_version"]
     assert not project.public.exists()
-    # only the build lock and the cache of what each bundle's validation found (build/cache/bundles)
+    # only the build lock and the cache of what each bundle's validation found (build/cache/bundles, when
+    # it was last pruned, and the digests of the bundles' files)
     assert sorted(p.name for p in project.build.iterdir()) == [".lock", "cache"]
-    assert sorted(p.name for p in project.cache.iterdir()) == ["bundles"]
+    assert sorted(p.name for p in project.cache.iterdir()) == [".bundles.pruned", "bundles", "digests"]
+    assert sorted(p.name for p in (project.cache / "digests").iterdir()) == ["bundles.json"]
 
 
 def test_a_second_build_in_the_same_folder_stops_with_one_line(project: Layout):
