@@ -52,9 +52,11 @@ def test_the_build_loads_the_folder(site):
 
 
 def test_the_site_lists_the_folder(site):
-    entries = json.loads((site.export / "data" / "artifacts.json").read_text(encoding="utf-8"))
+    entries = json.loads((site.export / "data" / "artifact_list.json").read_text(encoding="utf-8"))
     mine = [e for e in entries if e["study"] == "rebuild-folder-fixture"]
     assert [(e["artifact"], e["path"], e["file"]) for e in mine] == [("trace", "artifacts/mdstat", None)]
+    pages = json.loads((site.export / "data" / "artifacts" / "rebuild-folder-fixture.json").read_text(encoding="utf-8"))
+    assert [(e["artifact"], e["lines"]) for e in pages] == [("trace", None)]
     assert (site.public / "studies" / "rebuild-folder-fixture" / "index.html").is_file()
 
 
