@@ -108,10 +108,10 @@ def _study_slices(rows: pa.RecordBatch) -> Iterator[tuple[str, pa.RecordBatch]]:
         start = end
 
 
-def _write_table(con: duckdb.DuckDBPyConnection, table: str, files: dict[str, Path]) -> Iterator[str]:
+def _write_table(con: duckdb.DuckDBPyConnection, table: str, folders: dict[str, Path]) -> Iterator[str]:
     """Write each study's rows of ``table`` (inserted in the order of the studies' ids, each keeping its
-    place in ORDER) to its file of ``files``, a batch of rows at a time (a 200 MB log has 1.5 million
-    interval samples); yields each study written."""
+    place in ORDER) to a file in its folder of ``folders``, a batch of rows at a time (a 200 MB log has
+    1.5 million interval samples); yields each study written."""
     writer, current, done = None, None, set()
     try:
         for batch in con.sql(f"SELECT *, rowid AS {ORDER} FROM {table}").to_arrow_reader(WRITE_ROWS):
@@ -121,7 +121,7 @@ def _write_table(con: duckdb.DuckDBPyConnection, table: str, files: dict[str, Pa
                         raise AssertionError(f"the rows of study {study!r} in {table} are not next to each other")
                     if writer is not None:
                         writer.close()
-                    writer, current = pa.ipc.new_file(files[study], part.schema), study
+                    writer, current = pa.ipc.new_file(folders[study] / f"{table}{ROWS}", part.schema), study
                     done.add(study)
                     yield study
                 writer.write_batch(part)
@@ -146,9 +146,9 @@ def _write_entries(misses: list[tuple[str, LoadedBundle | None, list[Problem]]],
         try:
             con.execute("SET threads = 1")  # each study's rows stored and read in the order they were inserted
             insert_bundles(con, [loaded for _, loaded, _ in misses if loaded is not None], create_schema(con))
+            folders = {study: tmp / key for study, key in valid.items()}
             for table in TABLES:
-                files = {study: tmp / key / f"{table}{ROWS}" for study, key in valid.items()}
-                for study in _write_table(con, table, files):
+                for study in _write_table(con, table, folders):
                     tables[valid[study]].append(table)
         finally:
             con.close()
