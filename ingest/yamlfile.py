@@ -141,18 +141,28 @@ def _check_shape(text: str) -> None:
     anchored: dict[str, tuple[int, int]] = {}  # anchor -> (values, levels) of its node
     stack: list[list] = []  # each open collection: [anchor, values before it, its level, deepest level inside]
     nodes = aliases = 0
+    get_event = loader.get_event
     try:
-        while loader.check_event():
-            event = loader.get_event()
-            line = event.start_mark.line + 1
-            if isinstance(event, yaml.CollectionEndEvent):
+        while (event := get_event()) is not None:  # None after the stream's end
+            kind = type(event)
+            if kind is yaml.ScalarEvent:
+                nodes += 1
+                depth = len(stack)
+                if event.anchor:
+                    anchored[event.anchor] = (1, 0)
+            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                nodes += 1
+                depth = len(stack) + 1
+                stack.append([event.anchor, nodes - 1, depth, depth])
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
                 anchor, before, level, deepest = stack.pop()
                 if anchor:
                     anchored[anchor] = (nodes - before, deepest - level + 1)
-                if stack:
-                    stack[-1][3] = max(stack[-1][3], deepest)
+                if stack and deepest > stack[-1][3]:
+                    stack[-1][3] = deepest
                 continue
-            if isinstance(event, yaml.AliasEvent):
+            elif kind is yaml.AliasEvent:
+                line = event.start_mark.line + 1
                 if any(event.anchor == anchor for anchor, *_ in stack):
                     raise YamlProblem(line, f"alias *{event.anchor} is inside the node it names: a structure that "
                                             "holds itself is refused")
@@ -162,24 +172,15 @@ def _check_shape(text: str) -> None:
                 size, levels = anchored.get(event.anchor, (1, 0))
                 nodes += size
                 depth = len(stack) + levels
-            elif isinstance(event, yaml.CollectionStartEvent):
-                nodes += 1
-                depth = len(stack) + 1
-                stack.append([event.anchor, nodes - 1, depth, depth])
-            elif isinstance(event, yaml.ScalarEvent):
-                nodes += 1
-                depth = len(stack)
-                if event.anchor:
-                    anchored[event.anchor] = (1, 0)
             else:
                 continue
             if depth > MAX_DEPTH:
-                raise YamlProblem(line, f"nested more than {MAX_DEPTH} levels deep: refused")
+                raise YamlProblem(event.start_mark.line + 1, f"nested more than {MAX_DEPTH} levels deep: refused")
             if nodes > MAX_NODES:
-                raise YamlProblem(line, f"more than {MAX_NODES:,} values once its aliases are followed "
-                                        "(an alias bomb?): refused")
-            if stack:
-                stack[-1][3] = max(stack[-1][3], depth)
+                raise YamlProblem(event.start_mark.line + 1, f"more than {MAX_NODES:,} values once its aliases are "
+                                                             "followed (an alias bomb?): refused")
+            if stack and depth > stack[-1][3]:
+                stack[-1][3] = depth
     finally:
         loader.dispose()
 

@@ -8,6 +8,7 @@ so a number typed as a string, or a misspelt key, is reported instead of guessed
 from __future__ import annotations
 
 import json
+import re
 from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
@@ -26,12 +27,13 @@ INT_MAX = 2**31 - 1
 # drives, protocol, host): `benchdb validate` reports each as "to be stated", with its line.
 TO_BE_STATED = "TO BE STATED"
 _CONTROL = {c for c in range(32) if chr(c) not in "\t\n\r"} | {0x7F}
+_FIRST_CONTROL = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_CONTROL)) + "]")  # one search a value
 
 
 def _plain_text(text: str) -> str:
-    bad = next((c for c in text if ord(c) in _CONTROL), None)
+    bad = _FIRST_CONTROL.search(text)
     if bad is not None:
-        raise ValueError(f"control character U+{ord(bad):04X} is not allowed in text")
+        raise ValueError(f"control character U+{ord(bad.group()):04X} is not allowed in text")
     return text
 
 

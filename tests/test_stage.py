@@ -95,10 +95,10 @@ def test_the_key_follows_the_folder_and_the_code(project: Layout):
 def test_a_damaged_entry_is_validated_again(project: Layout):
     staged, _, _ = stage_bundles([project.data], cache=project.cache)
     entry = next(s.entry for s in staged if s.id == MEASURED)
-    (entry / "intervals.parquet").unlink()
+    (entry / "intervals.arrow").unlink()
     again, _, counts = stage_bundles([project.data], cache=project.cache)
     assert (counts.made, counts.cached) == (1, 5)
-    assert (entry / "intervals.parquet").is_file()
+    assert (entry / "intervals.arrow").is_file()
     assert [s.id for s in again] == [s.id for s in staged]
 
 
