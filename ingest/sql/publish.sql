@@ -100,9 +100,10 @@ WITH capacity AS (
            drives * drive_capacity_tb * usable_capacity AS usable_tb
     FROM systems
     WHERE drives IS NOT NULL AND drive_capacity_tb IS NOT NULL AND usable_capacity IS NOT NULL
-), peak AS (   -- each state's highest TPS over the loads (coordinates: one value a load, none where ambiguous)
-    SELECT study, system, state, max(value) AS tps, arg_max(threads, value) AS threads,
-           arg_max(value_text, value) AS tps_text, arg_max(provenance, value) AS provenance
+), peak AS (   -- each state's highest TPS over the loads (coordinates: one value a load, none where ambiguous);
+               -- of equal highest values (one value printed in two tables), the first printed
+    SELECT study, system, state, max(value) AS tps, arg_min(threads, (-value, position)) AS threads,
+           arg_min(value_text, (-value, position)) AS tps_text, arg_min(provenance, (-value, position)) AS provenance
     FROM coordinates WHERE metric = 'tps' GROUP BY ALL
 ), kept AS (   -- TPS while rebuilding over TPS in optimal state, at each load both were measured at
     SELECT r.study, r.system, min(r.value / o.value) AS low, max(r.value / o.value) AS high, count(*) AS loads
