@@ -159,7 +159,7 @@ def test_json_schema_is_up_to_date():
 def test_a_facet_is_one_registry_entry(database, tmp_path, monkeypatch):
     """Give the filesystem field the filter role: Explore offers it, and every row carries its value."""
     from ingest import fields as fields_module
-    from ingest.publish.explore import export_explore
+    from ingest.publish.explore import export_explore, write_explore_index
 
     registry = fields_module.registry()
     patched = registry.model_copy(update={"fields": tuple(
@@ -168,7 +168,7 @@ def test_a_facet_is_one_registry_entry(database, tmp_path, monkeypatch):
     monkeypatch.setattr(fields_module, "registry", lambda: patched)
     con = duckdb.connect(str(database), read_only=True)
     try:
-        export_explore(con, out_dir=tmp_path, assets_dir=tmp_path / "assets")
+        write_explore_index(con, out_dir=tmp_path, entries=export_explore(con, assets_dir=tmp_path / "assets"))
     finally:
         con.close()
     explore = json.loads((tmp_path / "explore.json").read_text(encoding="utf-8"))

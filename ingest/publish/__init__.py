@@ -15,20 +15,20 @@ import duckdb
 from ..fields import as_data
 from .artifacts import artifact_rows, export_artifacts, write_artifact_list
 from .badges import export_badges
-from .colours import colour_chart, positions
-from .compare import export_compare
+from .colours import positions
+from .compare import export_compare, write_compare_index
 from .csv_cells import export_rule
 from .db import IN_TODO, Snapshot, materialise_views, set_todo
 from .downloads import export_downloads, export_study_csvs
-from .embeds import export_embeds
-from .explore import export_explore
-from .facets import facet_pages_data, write_facets
-from .findings import findings, headlines, ledger
+from .embeds import export_embeds, facet_embeds, study_embeds
+from .explore import export_explore, write_explore_index
+from .facets import entry_text, facet_pages_data, study_facets, write_facets
+from .findings import findings, headlines, ledger, study_finding
 from .citation import study_reference, write_references
 from .sql_page import export_sql
 from .quality import export_quality
 from .study import export_studies
-from .study_cache import export_key, head, listed, lookup, prune_entries, record, restore, store, with_artifacts
+from .study_cache import export_key, head, lookup, prune_entries, record, restore, store, with_artifacts
 from ..cache import CacheCounts
 
 
@@ -50,15 +50,20 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
         known = (bundle_keys or {}) if cache else {}
         keys = {s: export_key(known[s], site_url=site_url) for s in studies if s in known}
         hits = lookup(cache, keys) if cache else {}
-        for hit in hits.values():
-            restore(hit, out_dir=out_dir)
-        set_todo(con, [s for s in studies if s not in hits])
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            # the artifacts are copied (and checked against their SHA-256) beside the rest: mostly disk
+        todo = [s for s in studies if s not in hits]
+        set_todo(con, todo)  # for the artifacts' rows; the export sets it again for each batch of studies
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            # mostly disk and DuckDB, beside the Python of the rest: the cached studies' files linked in
+            # place, the artifacts copied (and checked against their SHA-256), the whole database's files
+            made_dirs: set[Path] = set()
+            restoring = pool.submit(lambda: [restore(hit, out_dir=out_dir, made=made_dirs) for hit in hits.values()])
             copying = pool.submit(export_artifacts, artifact_rows(con, where=IN_TODO), static_dir=out_dir / "static",
                                   data_dir=data, bundles=bundles)
-            made = _export_pages(con, db_path=db_path, out_dir=out_dir, site_url=site_url, hits=hits)
+            whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir)
+            made = _export_pages(con, out_dir=out_dir, site_url=site_url, todo=todo, hits=hits)
+            restoring.result()
             logs = copying.result()
+            whole.result()
     finally:
         con.close()
     made = {study: with_artifacts(entry, logs.get(study, [])) for study, entry in made.items()}
@@ -70,45 +75,84 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
     return CacheCounts(made=len(made), cached=len(hits), pruned=prune_entries(cache) if cache else 0)
 
 
-def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path, site_url: str,
-                  hits: dict[str, dict]) -> dict[str, dict]:
-    """Everything of the export but the artifacts: the per-study outputs of the studies to compute
-    (db.TODO; those of ``hits`` are in place already) and every aggregate. Returns the records of the
-    studies computed, for the cache."""
-    materialise_views(con)
-    export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
-    data = out_dir / "data"
-    study_data = out_dir / "static" / "data" / "studies"
+def _export_whole(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path) -> None:
+    """The files of the whole database: its downloads and /sql/'s tables (DuckDB and Arrow, run beside
+    the rest of the export on a cursor of its own)."""
+    try:
+        export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
+        (out_dir / "data" / "sql.json").write_text(json.dumps(export_sql(con, static_dir=out_dir / "static"),
+                                                              ensure_ascii=False), encoding="utf-8")
+    finally:
+        con.close()
+
+
+def facet_parts(doc: dict, found: dict[str, dict], *, static_dir: Path, site_url: str) -> dict[str, dict]:
+    """A study's parts of the facet pages (facets.study_facets: ``found``) as the export keeps them: on
+    each page it has comparisons on, their text (facets.entry_text), its first finding and its charts'
+    embeds (their CSVs written); on the others, its systems with no pair."""
+    parts = {}
+    for slug, part in found.items():
+        if "entry" not in part:
+            parts[slug] = part
+            continue
+        entry = part["entry"]
+        parts[slug] = {"text": entry_text(entry), "finding": study_finding(entry),
+                       "embeds": facet_embeds(head(doc), entry, static_dir=static_dir, site_url=site_url)}
+    return parts
+
+
+# Studies exported at once (each batch's rows, documents and facet comparisons are held together, then
+# let go): at 10,000 bundles the export held every study's document at once, 6.4 GiB.
+STUDIES_PER_BATCH = 500
+
+
+def _export_batch(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: str) -> dict[str, dict]:
+    """The per-study outputs of the studies of db.TODO; returns their records (study_cache.record)."""
+    static = out_dir / "static"
+    study_data = static / "data" / "studies"
     hashes = export_study_csvs(con, out_dir=study_data, where=IN_TODO)
-    docs = export_studies(Snapshot(con, where=IN_TODO), out_dir=data, cite=lambda doc: study_reference(
+    docs = export_studies(Snapshot(con, where=IN_TODO), out_dir=out_dir / "data", cite=lambda doc: study_reference(
         doc, site_url=site_url.rstrip("/"), sha256=hashes[doc["id"]]))
-    heads = sorted([*(head(doc) for doc in docs), *(r["head"] for r in hits.values())], key=lambda h: h["id"])
-    studies = sorted([*(listed(doc) for doc in docs), *(r["listed"] for r in hits.values())], key=lambda s: s["id"])
+    found = study_facets(Snapshot(con, where=IN_TODO), [head(doc) for doc in docs], colours=positions(con))
+    explored = export_explore(con, assets_dir=out_dir / "assets", where=IN_TODO)
+    compared = export_compare(con, assets_dir=out_dir / "assets", where=IN_TODO)
+    export_badges(con, static_dir=static, where=IN_TODO)
+    made = {}
+    for doc in docs:
+        own = study_embeds(doc, static_dir=static, site_url=site_url)
+        parts = facet_parts(doc, found[doc["id"]], static_dir=static, site_url=site_url)
+        # its references: its own, its charts', its facet charts' (in the facets' order)
+        write_references({doc["id"]: [doc["citation"], *(e["reference"] for e in own),
+                                      *(e["reference"] for part in parts.values() for e in part.get("embeds", []))]},
+                         folder=study_data)
+        made[doc["id"]] = record(doc, explore=explored[doc["id"]], compare=compared[doc["id"]], embeds=own, facets=parts)
+    return made
+
+
+def _export_pages(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: str, todo: list[str],
+                  hits: dict[str, dict]) -> dict[str, dict]:
+    """Everything of the export but the artifacts and the whole database's files: the per-study outputs
+    of the studies of ``todo``, STUDIES_PER_BATCH at a time (those of ``hits`` are being linked in
+    place), and every aggregate, from the records of both. Returns the records of ``todo``, for the cache."""
+    materialise_views(con)
+    made: dict[str, dict] = {}
+    for n in range(0, len(todo), STUDIES_PER_BATCH):
+        set_todo(con, todo[n:n + STUDIES_PER_BATCH])
+        made.update(_export_batch(con, out_dir=out_dir, site_url=site_url))
+    data = out_dir / "data"
+    records = {**hits, **made}
+    ordered = sorted(records)
+    studies = [records[s]["listed"] for s in ordered]
     (data / "study_list.json").write_text(json.dumps({s["id"]: s for s in studies}, ensure_ascii=False), encoding="utf-8")
     (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
-    explored = export_explore(con, out_dir=data, assets_dir=out_dir / "assets", where=IN_TODO,
-                              cached={s: r["explore"] for s, r in hits.items()})
-    facets = facet_pages_data(Snapshot(con), heads)
-    where = positions(con)
-    for page in facets.values():  # facet charts are coloured like their study's charts
-        for study in page["studies"]:
-            for group in study["groups"]:
-                if group["chart"]:
-                    colour_chart(group["chart"], study["study"], where)
+    write_explore_index(con, out_dir=data, entries={s: records[s]["explore"] for s in ordered})
+    write_compare_index(out_dir=data, entries={s: records[s]["compare"] for s in ordered})
+    facets = facet_pages_data({s: records[s]["facets"] for s in ordered})
     write_facets(facets, data_dir=data)
     found = {"findings": findings(facets), "ledger": ledger(con), "headlines": headlines(facets)}
     (data / "findings.json").write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")
-    compared = export_compare(con, out_dir=data, assets_dir=out_dir / "assets", where=IN_TODO,
-                              cached={s: r["compare"] for s, r in hits.items()})
-    (data / "sql.json").write_text(json.dumps(export_sql(con, static_dir=out_dir / "static"), ensure_ascii=False),
-                                   encoding="utf-8")
-    export_badges(con, static_dir=out_dir / "static", where=IN_TODO)
     export_quality(con, data_dir=data, downloads=out_dir / "static" / "data")
     export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads
-    charts, embedded = export_embeds(docs, facets, static_dir=out_dir / "static", data_dir=data,
-                                     specs_path=out_dir / "embed-specs.json", site_url=site_url,
-                                     cached={s: r["embeds"] for s, r in hits.items()}, heads=heads)
-    citations = {**{s: r["citation"] for s, r in hits.items()}, **{d["id"]: d["citation"] for d in docs}}
-    write_references({s: [citations[s], *charts.get(s, [])] for s in sorted(citations)}, folder=study_data)
-    return {doc["id"]: record(doc, explore=explored[doc["id"]], compare=compared[doc["id"]],
-                              embeds=embedded[doc["id"]]) for doc in docs}
+    export_embeds({s: records[s]["embeds"] for s in ordered}, facets, static_dir=out_dir / "static", data_dir=data,
+                  specs_path=out_dir / "embed-specs.json")
+    return made

@@ -26,12 +26,9 @@ from .db import RESULT_ORDER, group_of, rows
 from .like import config_sql
 
 
-def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir: Path, where: str = "TRUE",
-                   cached: dict[str, dict | None] | None = None) -> dict[str, dict | None]:
-    """Write ``out_dir/compare.json`` (the index) and ``assets_dir/compare/<study>.json`` (the series)
-    of the studies ``where`` holds for (a condition on ``study``); the index lists those and the studies
-    of ``cached`` (each with its entry, or None for a study with no series). Returns the entries written."""
-    compared = fields("compare")
+def export_compare(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: str = "TRUE") -> dict[str, dict | None]:
+    """Write ``assets_dir/compare/<study>.json`` (the series) of the studies ``where`` holds for (a
+    condition on ``study``); returns their entries in the index (None: a study with no series)."""
     label = ("study || ':' || system AS id, any_value(system_label) || ' (' || study || ')' AS label, "
              "any_value(study_title) AS study_heading")
     series = rows(con, config_sql(where, extra=label) + " ORDER BY study, system")
@@ -63,8 +60,12 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir:
         (folder / f"{study}.json").write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
         entries[study] = {"study": entry["study"], "title": entry["title"],
                           "series": [{"id": s["id"], "label": s["label"]} for s in entry["series"]]}
-    listed = {**(cached or {}), **entries}
-    index = [listed[study] for study in sorted(listed) if listed[study] is not None]
-    doc = {"fields": [{"key": f.key, "label": f.label} for f in compared], "studies": index}
-    (out_dir / "compare.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     return entries
+
+
+def write_compare_index(*, out_dir: Path, entries: dict[str, dict | None]) -> None:
+    """Write ``out_dir/compare.json``: the fields a series is described by, and the studies' entries
+    (``entries``: every study's, None for a study with no series)."""
+    index = [entries[study] for study in sorted(entries) if entries[study] is not None]
+    doc = {"fields": [{"key": f.key, "label": f.label} for f in fields("compare")], "studies": index}
+    (out_dir / "compare.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")

@@ -92,17 +92,6 @@ def _own(doc: dict) -> Iterator[dict]:
     yield from _rebuilds(doc)
 
 
-def _facet_embeds(facets: dict, by_id: dict[str, dict]) -> Iterator[dict]:
-    """The facet pages' charts' embeds: their page is the facet page's part the study is listed in,
-    which depends on the other studies."""
-    for slug, facet in facets.items():
-        for study in facet["studies"]:
-            for group in study["groups"]:
-                if group["chart"]:
-                    yield from _by_x(by_id[study["study"]], group["chart"],
-                                     f"{study['path']}#chart-{study['study']}-{group['chart']['id']}")
-
-
 def _kinds(embed: dict) -> list[str]:
     """The kinds of the values an embed draws (a ratio chart's values are derived from printed ones)."""
     if "value_kind" in embed["columns"]:
@@ -148,31 +137,38 @@ def study_embeds(doc: dict, *, static_dir: Path, site_url: str) -> list[dict]:
     return [_listed(embed, doc, out=out, site_url=site_url) for embed in _own(doc)]
 
 
-def export_embeds(docs: list[dict], facets: dict, *, static_dir: Path, data_dir: Path, specs_path: Path,
-                  site_url: str, cached: dict[str, list[dict]] | None = None,
-                  heads: list[dict] | None = None) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
-    """Write each embed's CSV, ``/embed/index.json``, Hugo's embed pages (``embeds.json``: each chart's
-    embed prefix -> its panels, which pages look up by prefix rather than search) and the render specs
-    (each with the context its standalone image prints: study, sources, value kinds, address, data hash).
-    ``docs`` are the studies exported now, ``cached`` the listings of the others' own embeds (by study)
-    and ``heads`` every study's head (id, title, sources; the documents when not given). Returns each
-    study's charts' references (citation.py) and the listings of the own embeds of ``docs``."""
+def facet_embeds(head: dict, entry: dict, *, static_dir: Path, site_url: str) -> list[dict]:
+    """Write the CSVs of the embeds of a study's charts on a facet page (``entry``, its comparisons
+    there: facets.py); their listings, with the chart's anchor for a full page (``placed`` puts the
+    page's path before it: which page of the facet the study is on depends on the other studies)."""
     out = static_dir / "embed"
     out.mkdir(parents=True, exist_ok=True)
-    made = {doc["id"]: study_embeds(doc, static_dir=static_dir, site_url=site_url) for doc in docs}
-    by_id = {d["id"]: d for d in heads or docs}
-    listed = {**(cached or {}), **made}
-    facet = [(embed["study"], _listed(embed, by_id[embed["study"]], out=out, site_url=site_url))
-             for embed in _facet_embeds(facets, by_id)]
-    every = [(study, item) for study in sorted(listed) for item in listed[study]] + facet
+    return [_listed(embed, head, out=out, site_url=site_url) for group in entry["groups"] if group["chart"]
+            for embed in _by_x(head, group["chart"], f"#chart-{head['id']}-{group['chart']['id']}")]
+
+
+def placed(listing: dict, path: str) -> dict:
+    """A facet chart's embed listing with its full page: the page of the facet its study is on."""
+    return {**listing, "entry": {**listing["entry"], "full_page": path + listing["entry"]["full_page"]}}
+
+
+def export_embeds(own: dict[str, list[dict]], facets: dict, *, static_dir: Path, data_dir: Path,
+                  specs_path: Path) -> None:
+    """Write ``/embed/index.json``, Hugo's embed pages (``embeds.json``: each chart's embed prefix -> its
+    panels, which pages look up by prefix rather than search) and the render specs (each with the
+    context its standalone image prints: study, sources, value kinds, address, data hash), from the
+    listings of every study's own embeds (``own``, by study) and of the facet charts' (each study's part
+    of a facet page holds them: ``facets`` as facet_pages_data makes them). The CSVs are written by
+    study_embeds and facet_embeds."""
+    every = [item for study in sorted(own) for item in own[study]]
+    every += [placed(item, study["path"]) for page in facets.values() for study in page["studies"]
+              for item in study["part"]["embeds"]]
     groups: dict[str, list[dict]] = {}
-    references: dict[str, list[dict]] = {}  # each study's charts' references
-    for study, item in every:
+    for item in every:
         groups.setdefault(item["prefix"], []).append(item["entry"])
-        references.setdefault(study, []).append(item["reference"])
-    entries = [item["entry"] for _, item in every]
-    (out / "index.json").write_text(json.dumps({"charts": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
+    (static_dir / "embed").mkdir(parents=True, exist_ok=True)
+    (static_dir / "embed" / "index.json").write_text(
+        json.dumps({"charts": [item["entry"] for item in every]}, ensure_ascii=False, indent=1), encoding="utf-8")
     (data_dir / "embeds.json").write_text(json.dumps(groups, ensure_ascii=False), encoding="utf-8")
     # the specs as their own texts, one a line: a cached study's are not parsed again, nor the renderer's cached ones
-    embed_specs.write(specs_path, [item["spec"] for _, item in every])
-    return references, made
+    embed_specs.write(specs_path, [item["spec"] for item in every])

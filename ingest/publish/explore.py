@@ -31,11 +31,9 @@ CASE WHEN rt.title IS NOT NULL THEN rt.title
      ELSE r.value_kind || ': ' || coalesce(r.row_label, r.result) END AS table_title"""
 
 
-def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir: Path, where: str = "TRUE",
-                   cached: dict[str, dict | None] | None = None) -> dict[str, dict | None]:
-    """Write ``out_dir/explore.json`` (the index) and ``assets_dir/explore/<study>.json`` (the rows) of
-    the studies ``where`` holds for (a condition on ``study``); the index lists those and the studies of
-    ``cached`` (each with its entry, or None for a study with no values). Returns the entries written."""
+def export_explore(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: str = "TRUE") -> dict[str, dict | None]:
+    """Write ``assets_dir/explore/<study>.json`` (the rows) of the studies ``where`` holds for (a
+    condition on ``study``); returns their entries in the index (None: a study with no values)."""
     shown = [f for f in fields() if ("filter" in f.roles or "column" in f.roles) and f.key not in ROW_COLUMNS]
     select = ", ".join([f"r.{c}" for c in ROW_COLUMNS] + [f"{f.shown('r.' + f.key)} AS {f.key}" for f in shown])
     table = rows(con, f"SELECT {select}, {TABLE}, runs, mean, mean_text, low, high FROM (SELECT * FROM values_at WHERE {where}) AS r "
@@ -47,11 +45,6 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir:
         r["group"] = group_of(r)
         by_study[r["study"]].append(r)
     filters = fields("filter")
-    facets = []
-    for f in filters:
-        values = [v for (v,) in con.execute(f"SELECT DISTINCT {f.shown(f.key)} AS v FROM results "
-                                            "WHERE v IS NOT NULL ORDER BY v").fetchall()]
-        facets.append({"param": f.key, "label": f.label, "values": values})
     # each study's values of each filter (in the filters' order): a view can match a study's rows only
     # if, for every filter it sets, the study has one of the values it picks
     lists = ", ".join(f"list(DISTINCT {f.shown(f.key)} ORDER BY {f.shown(f.key)}) "
@@ -75,8 +68,17 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, out_dir: Path, assets_dir:
         (folder / f"{study}.json").write_text(
             json.dumps({"study": study, "rows": study_rows, "colours": colours.get(study, {})}, ensure_ascii=False),
             encoding="utf-8")
-    listed = {**(cached or {}), **entries}
-    studies = [listed[study] for study in sorted(listed) if listed[study] is not None]
+    return entries
+
+
+def write_explore_index(con: duckdb.DuckDBPyConnection, *, out_dir: Path, entries: dict[str, dict | None]) -> None:
+    """Write ``out_dir/explore.json``: the filters with every value the database has of each, and the
+    studies' entries (``entries``: every study's, None for a study with no values)."""
+    facets = []
+    for f in fields("filter"):
+        values = [v for (v,) in con.execute(f"SELECT DISTINCT {f.shown(f.key)} AS v FROM results "
+                                            "WHERE v IS NOT NULL ORDER BY v").fetchall()]
+        facets.append({"param": f.key, "label": f.label, "values": values})
+    studies = [entries[study] for study in sorted(entries) if entries[study] is not None]
     (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "studies": studies}, ensure_ascii=False),
                                           encoding="utf-8")
-    return entries

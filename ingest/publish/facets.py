@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..fields import Field, facet_pages, metric_label
 from . import alt_text
+from .colours import colour_chart
 from .db import Snapshot
 from .like import NOT_STATED, configurations, like_for_like
 from .study import AXIS_LABELS
@@ -262,15 +263,19 @@ def _against_optimal(db: Snapshot, doc: dict) -> dict | None:
             "caveats": _caveats(db, doc["id"], sorted(compared)) if measured else []}
 
 
-def facet_pages_data(db: Snapshot, docs: list[dict]) -> dict:
-    """Every facet page's comparisons (written as ``facets.json`` by the publish step, once coloured)."""
-    pages = {}
+def study_facets(db: Snapshot, heads: list[dict], *, colours: dict[tuple[str, str], int]) -> dict[str, dict[str, dict]]:
+    """Each study's part of every facet page, for the studies of ``heads`` (``db`` reads those): {study:
+    {slug: part}}, a part being {"entry": its comparisons} or {"unpaired": its systems left out}, and no
+    part on a facet page the study is not on. A part depends on its study alone (the export's cache
+    keeps it, study_cache.py); which page of the facet it is on is for facet_pages_data. Charts are
+    coloured like their study's own charts (colours.py: ``colours`` holds the studies' positions)."""
+    out: dict[str, dict[str, dict]] = {doc["id"]: {} for doc in heads}
     for facet in facet_pages():
-        studies, unpaired = [], []
+        slug = facet.page.slug
         if facet.page.baseline == "baseline":
-            candidates = {doc["id"]: _candidates(db, doc, facet) for doc in docs}
+            candidates = {doc["id"]: _candidates(db, doc, facet) for doc in heads}
             wanted = _wanted(db, facet, candidates)
-        for doc in docs:
+        for doc in heads:
             if facet.page.baseline == "baseline":
                 found = candidates[doc["id"]]
                 entry = None if found is None else _against_each_other(db, doc, facet, found, wanted)
@@ -279,17 +284,43 @@ def facet_pages_data(db: Snapshot, docs: list[dict]) -> dict:
             if entry is None:
                 continue
             if not entry["groups"]:
-                unpaired.append({k: entry[k] for k in ("study", "title", "left_out")})
+                out[doc["id"]][slug] = {"unpaired": {k: entry[k] for k in ("study", "title", "left_out")}}
                 continue
-            _name_embeds(entry["groups"], f"facet-{facet.page.slug}--{doc['id']}")
-            studies.append(entry)
+            _name_embeds(entry["groups"], f"facet-{slug}--{doc['id']}")
+            for group in entry["groups"]:
+                if group["chart"]:
+                    colour_chart(group["chart"], doc["id"], colours)
+            out[doc["id"]][slug] = {"entry": entry}
+    return out
+
+
+def facet_pages_data(parts: dict[str, dict[str, dict]]) -> dict:
+    """Every facet page from its studies' parts (``parts``: {study: {slug: part}}, in the studies'
+    order; a part as the export keeps it, publish/__init__.py: facet_parts): each facet's prose, its pages
+    (STUDIES_PER_PAGE studies a page) and its studies, each with the path of the page it is on, and the
+    studies with no pair."""
+    pages = {}
+    for facet in facet_pages():
+        slug = facet.page.slug
+        studies = [{"study": study, "part": on[slug]} for study, on in parts.items() if "text" in on.get(slug, {})]
         count = max(1, -(-len(studies) // STUDIES_PER_PAGE))
-        chunks = [{"number": n, "path": f"/{facet.page.slug}/" + (f"{n}/" if n > 1 else "")} for n in range(1, count + 1)]
+        chunks = [{"number": n, "path": f"/{slug}/" + (f"{n}/" if n > 1 else "")} for n in range(1, count + 1)]
         for i, entry in enumerate(studies):
             entry["path"] = chunks[i // STUDIES_PER_PAGE]["path"]
-        pages[facet.page.slug] = {"chunks": chunks, "title": facet.page.title, "column": facet.key, "label": facet.label, "name": _name(facet.label),
-                                  "about": facet.page.about, "studies": studies, "unpaired": unpaired}
+        pages[slug] = {"chunks": chunks, "title": facet.page.title, "column": facet.key, "label": facet.label,
+                       "name": _name(facet.label), "about": facet.page.about, "studies": studies,
+                       "unpaired": [on[slug]["unpaired"] for on in parts.values() if "unpaired" in on.get(slug, {})]}
     return pages
+
+
+def entry_text(entry: dict) -> str:
+    """A study's comparisons on a facet page as the page's file holds them, but for the page's path."""
+    return json.dumps(entry, ensure_ascii=False)
+
+
+def _placed(text: str, path: str) -> str:
+    """``entry_text``'s text with the path of the page it is on (its last key)."""
+    return f'{text[:-1]}, "path": {json.dumps(path, ensure_ascii=False)}}}'
 
 
 def page_name(slug: str, number: int) -> str:
@@ -300,26 +331,28 @@ def page_name(slug: str, number: int) -> str:
 def write_facets(facets: dict, *, data_dir: Path) -> None:
     """Write ``facets.json``, each facet's prose and pages (with the ids of each page's studies), and
     ``facet_pages/<slug>-<n>.json``, the studies of each page (and on its last page, the studies with no
-    pair): a page is rendered, and kept in the page cache, from its own file (ingest/shards.py)."""
+    pair): a page is rendered, and kept in the page cache, from its own file (ingest/shards.py).
+    ``facets`` is facet_pages_data's, each study's entry as ``entry_text`` wrote it (``part["text"]``)."""
     folder = data_dir / PAGES
     folder.mkdir()
     meta = {}
     for slug, facet in facets.items():
         by_page: dict[str, list] = {}
-        for entry in facet["studies"]:
-            by_page.setdefault(entry["path"], []).append(entry)
+        for study in facet["studies"]:
+            by_page.setdefault(study["path"], []).append(study)
         chunks = [{**c, "studies": [s["study"] for s in by_page.get(c["path"], [])]} for c in facet["chunks"]]
         meta[slug] = {**{k: v for k, v in facet.items() if k not in ("studies", "unpaired")}, "chunks": chunks}
         for chunk in facet["chunks"]:
-            part = {"studies": by_page.get(chunk["path"], []),
-                    "unpaired": facet["unpaired"] if chunk is facet["chunks"][-1] else []}
-            (folder / f"{page_name(slug, chunk['number'])}.json").write_text(json.dumps(part, ensure_ascii=False),
-                                                                             encoding="utf-8")
+            entries = ", ".join(_placed(s["part"]["text"], s["path"]) for s in by_page.get(chunk["path"], []))
+            unpaired = json.dumps(facet["unpaired"] if chunk is facet["chunks"][-1] else [], ensure_ascii=False)
+            (folder / f"{page_name(slug, chunk['number'])}.json").write_text(
+                f'{{"studies": [{entries}], "unpaired": {unpaired}}}', encoding="utf-8")
     (data_dir / "facets.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
 
 
 def read_facets(data_dir: Path) -> dict:
-    """The facets as facet_pages_data made them, from what write_facets wrote."""
+    """The facets as the pages read them, from what write_facets wrote: each facet's prose, pages, studies
+    (their entries, each with its page's path) and studies with no pair."""
     meta = json.loads((data_dir / "facets.json").read_text(encoding="utf-8"))
     facets = {}
     for slug, facet in meta.items():

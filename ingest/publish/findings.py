@@ -12,44 +12,49 @@ from __future__ import annotations
 import duckdb
 
 
-def _finding(slug: str, page: dict, *, only: str | None = None) -> dict | None:
-    """The page's first comparison (of study ``only`` if given)."""
-    for study in page["studies"]:
-        if only is not None and study["study"] != only:
-            continue
-        for group in study["groups"]:
-            systems = []
-            for row in group["rows"]:
-                if row["system"] == group["reference"]:
-                    continue
-                cells = [c for c in row["cells"] if c.get("ratio") is not None]
-                if not cells:
-                    continue
-                ratios = [c["ratio"] for c in cells]
-                systems.append({"label": row["label"], "low": min(ratios), "high": max(ratios), "loads": len(cells),
-                                "not_ranked": sum(1 for c in cells if c.get("overlap")),
-                                "kinds": sorted({c["value_kind"] for c in cells})})
-            if systems:
-                reference = next((r["label"] for r in group["rows"] if r["system"] == group["reference"]), None)
-                return {"facet": slug, "title": page["title"], "study": study["study"], "study_title": study["title"],
-                        "path": study["path"], "metric": group["metric_label"], "unit": group["unit"],
-                        "state": group["state"], "reference": reference, "systems": systems,
-                        "chart": (group["chart"] or {}).get("embed_prefix")}
+def study_finding(entry: dict) -> dict | None:
+    """The first comparison of a study's entry on a facet page (facets.py), but for the page's facet,
+    title and path (``placed`` adds them)."""
+    for group in entry["groups"]:
+        systems = []
+        for row in group["rows"]:
+            if row["system"] == group["reference"]:
+                continue
+            cells = [c for c in row["cells"] if c.get("ratio") is not None]
+            if not cells:
+                continue
+            ratios = [c["ratio"] for c in cells]
+            systems.append({"label": row["label"], "low": min(ratios), "high": max(ratios), "loads": len(cells),
+                            "not_ranked": sum(1 for c in cells if c.get("overlap")),
+                            "kinds": sorted({c["value_kind"] for c in cells})})
+        if systems:
+            reference = next((r["label"] for r in group["rows"] if r["system"] == group["reference"]), None)
+            return {"study": entry["study"], "study_title": entry["title"], "metric": group["metric_label"],
+                    "unit": group["unit"], "state": group["state"], "reference": reference, "systems": systems,
+                    "chart": (group["chart"] or {}).get("embed_prefix")}
     return None
 
 
+def _placed(slug: str, page: dict, study: dict) -> dict:
+    found = study["part"]["finding"]
+    return {"facet": slug, "title": page["title"], "study": found["study"], "study_title": found["study_title"],
+            "path": study["path"], **{k: v for k, v in found.items() if k not in ("study", "study_title")}}
+
+
 def findings(facets: dict) -> list[dict]:
-    """One finding a facet page that has a comparison, in the pages' order."""
-    return [f for f in (_finding(slug, page) for slug, page in facets.items()) if f]
+    """One finding a facet page that has a comparison, in the pages' order: its first study's first
+    comparison (``facets`` as facet_pages_data makes them, each study's part with its ``finding``)."""
+    return [_placed(slug, page, study) for slug, page in facets.items()
+            for study in [next((s for s in page["studies"] if s["part"]["finding"]), None)] if study]
 
 
 def headlines(facets: dict) -> dict[str, dict]:
     """Each study's headline: its first comparison on the first facet page (in the pages' order) that has one."""
     out: dict[str, dict] = {}
     for slug, page in facets.items():
-        for study in dict.fromkeys(s["study"] for s in page["studies"]):  # in the page's order: the file is stable
-            if study not in out and (found := _finding(slug, page, only=study)):
-                out[study] = found
+        for study in page["studies"]:
+            if study["study"] not in out and study["part"]["finding"]:
+                out[study["study"]] = _placed(slug, page, study)
     return out
 
 

@@ -6,8 +6,10 @@ A study's outputs are those that depend on its own rows only: its page's documen
 (``data/studies/<id>.json``), its CSV, its rows for Explore and series for Compare
 (``assets/explore/<id>.json``, ``assets/compare/<id>.json``), its badge and the CSVs of its own charts'
 embeds. Everything that reads several studies (the downloads of the whole database, facets, findings,
-the indexes of Explore and Compare, /sql/, the quality summary, the embeds of facet charts and the
-reference files, which list those) is exported every time.
+the indexes of Explore and Compare, /sql/, the quality summary, the lists of embeds) is exported every
+time. A study's parts of the facet pages depend on it alone, and are kept with it: its comparisons, the
+CSVs of their charts and its reference files, which list those charts; only which page of a facet it is
+on depends on the others.
 
 An entry, ``<cache>/<key[:2]>/<key>/``, holds the study's files (``0``, ``1``, ... in the order of
 ``record.json``'s ``files``, their paths in the export) and ``record.json``: the files' paths and what
@@ -39,8 +41,8 @@ def export_key(bundle_key: str, *, site_url: str) -> str:
     return hashlib.sha256(json.dumps([bundle_key, site_url]).encode()).hexdigest()
 
 
-# What the aggregate steps read of a study's document: the facet pages (its systems, baseline and
-# title) and the embeds of its facet charts (title and sources, which they cite).
+# What a study's parts of the facet pages read of its document: its comparisons (its systems, baseline
+# and title) and their charts' embeds (title and sources, which they cite).
 HEAD = ("id", "title", "baseline", "systems", "sources")
 
 
@@ -66,16 +68,19 @@ def with_artifacts(record: dict, listed: list[dict]) -> dict:
     return {**record, "files": record["files"] + files, "artifacts": listed}
 
 
-def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: list[dict]) -> dict:
+def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: list[dict], facets: dict[str, dict]) -> dict:
     """A study's entry as the export computed it: its files (paths in the export), its head, its
-    citation, its entries in the indexes of Explore and Compare (None: it has no values there) and the
-    listings of its own charts' embeds (embeds.py)."""
+    citation, its entries in the indexes of Explore and Compare (None: it has no values there), the
+    listings of its own charts' embeds (embeds.py) and its parts of the facet pages (publish/__init__.py:
+    facet_parts), with their charts' embeds."""
     study = doc["id"]
-    files = [f"data/studies/{study}.json", f"static/data/studies/{study}.csv", f"static/badges/{study}.json"]
+    files = [f"data/studies/{study}.json", f"static/data/studies/{study}.csv", f"static/badges/{study}.json",
+             f"static/data/studies/{study}.bib", f"static/data/studies/{study}.csl.json"]
     files += [f"assets/{kind}/{study}.json" for kind, entry in (("explore", explore), ("compare", compare)) if entry]
     files += [f"static/embed/{e['entry']['id']}.csv" for e in embeds]
+    files += [f"static/embed/{e['entry']['id']}.csv" for part in facets.values() for e in part.get("embeds", [])]
     return {"files": files, "head": head(doc), "listed": listed(doc), "citation": doc["citation"], "explore": explore, "compare": compare,
-            "embeds": embeds}
+            "embeds": embeds, "facets": facets}
 
 
 def _entry(folder: Path, key: str) -> Path:
@@ -96,12 +101,15 @@ def lookup(folder: Path, keys: dict[str, str]) -> dict[str, dict]:
     return found
 
 
-def restore(record: dict, *, out_dir: Path) -> None:
-    """Put a cached study's files back in place in the export ``out_dir``."""
+def restore(record: dict, *, out_dir: Path, made: set[Path]) -> None:
+    """Put a cached study's files back in place in the export ``out_dir`` (``made``: the folders made so
+    far, each made once rather than a call a file)."""
     entry = record["entry"]
     for i, name in enumerate(record["files"]):
         target = out_dir / name
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
         link_or_copy(entry / str(i), target)
     os.utime(entry)  # used now: kept by prune()
 
