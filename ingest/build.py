@@ -23,7 +23,7 @@ import duckdb
 from . import children
 from .generation import (Generation, fixed_links, hugo_config, link_static, new_generation, remove_stale,
                          serve_config, switch_to)
-from .publish import export_all
+from .publish import export_all, take_from_cache
 from .publish.artifacts import ArtifactChanged
 from .embed_render import render_embeds
 from .preview import write_preview
@@ -33,7 +33,7 @@ from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, common_
                      facet_run_data, facet_segment, missing, render_pages, shard_keys, split_data)
 from .cache import CacheCounts
 from .digests import Digests
-from .stage import build_database_from, stage_bundles
+from .stage import Staged, build_database_from, stage_bundles
 from .wasm_files import export_duckdb_wasm
 
 
@@ -101,13 +101,12 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise BundleError(errors)
-    # the published database's rows of unchanged studies are copied instead of read from their entries
-    build_database_from(staged, db_path=generation.database, previous=layout.build / "current" / generation.database.name)
+    taken = load(layout, generation, staged)
     try:
         # a study whose bundle entry (and the site's address) is unchanged is not exported again
         exported = export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
                               site_url=site_url() or "", cache=layout.cache / "export",
-                              bundle_keys={s.id: s.key for s in staged})
+                              bundle_keys={s.id: s.key for s in staged}, taken=taken)
     except ArtifactChanged as exc:
         raise BuildError(str(exc)) from None
     if not quiet:
@@ -116,6 +115,19 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
     write_preview(data=layout.data, repo=layout.root, out_dir=generation.export / "data")
     export_duckdb_wasm(layout.root / "node_modules", static_dir=generation.export / "static")
     render_embeds(layout, export_dir=generation.export)
+
+
+def load(layout: Layout, generation: Generation, staged: list[Staged]) -> dict[str, dict]:
+    """Load the generation's database from the staged bundles (the published database's rows of
+    unchanged studies are copied instead of read from their entries) while the studies the export
+    has in its cache are linked into the generation's export; returns their records
+    (publish.take_from_cache)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        taking = pool.submit(take_from_cache, out_dir=generation.export, cache=layout.cache / "export",
+                             bundle_keys={s.id: s.key for s in staged}, site_url=site_url() or "")
+        build_database_from(staged, db_path=generation.database,
+                            previous=layout.build / "current" / generation.database.name)
+        return taking.result()
 
 
 def site_url() -> str | None:

@@ -32,36 +32,46 @@ from .study_cache import export_key, head, lookup, prune_entries, record, restor
 from ..cache import CacheCounts
 
 
+def take_from_cache(*, out_dir: Path, cache: Path, bundle_keys: dict[str, str], site_url: str = "") -> dict[str, dict]:
+    """The records of the studies whose outputs the export's cache holds (study_cache.py: by each study's
+    bundle entry key, ``bundle_keys``, and the site's address), their files linked into the export
+    ``out_dir``. It needs no database: the build does it while the database loads."""
+    hits = lookup(cache, {s: export_key(key, site_url=site_url) for s, key in bundle_keys.items()})
+    made: set[Path] = set()
+    for hit in hits.values():
+        restore(hit, out_dir=out_dir, made=made)
+    return hits
+
+
 def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "", cache: Path | None = None,
-               bundle_keys: dict[str, str] | None = None) -> CacheCounts:
+               bundle_keys: dict[str, str] | None = None, taken: dict[str, dict] | None = None) -> CacheCounts:
     """Write ``out_dir/static/data/*`` (downloads), ``out_dir/data/*.json`` (site data Hugo loads at start)
     and ``out_dir/assets/*`` (per-study data each page of Explore and Compare reads for itself). ``bundles`` is
     the data folder the database was loaded from (its artifacts are published from there); ``site_url`` is
     the deployment's address, which the standalone embeds print (empty: addresses from the site root).
     With ``cache`` (a folder) and ``bundle_keys`` (each study's bundle entry key, stage.py), a study whose
-    outputs are in the cache is not exported again (study_cache.py). Returns how many studies were
-    exported and how many came from the cache."""
+    outputs are in the cache is not exported again (study_cache.py); ``taken`` is what take_from_cache
+    returned for them, if it ran already. Returns how many studies were exported and how many came from
+    the cache."""
+    known = (bundle_keys or {}) if cache else {}
+    if taken is None:
+        taken = take_from_cache(out_dir=out_dir, cache=cache, bundle_keys=known, site_url=site_url) if cache else {}
     con = duckdb.connect(str(db_path), read_only=True)
     try:
         con.execute("SET enable_progress_bar = false")  # long queries would print one into the build log
         data = out_dir / "data"
         data.mkdir(parents=True, exist_ok=True)
         studies = [study for (study,) in con.execute("SELECT study FROM studies ORDER BY study").fetchall()]
-        known = (bundle_keys or {}) if cache else {}
-        keys = {s: export_key(known[s], site_url=site_url) for s in studies if s in known}
-        hits = lookup(cache, keys) if cache else {}
+        hits = {s: taken[s] for s in studies if s in taken}
         todo = [s for s in studies if s not in hits]
         set_todo(con, todo)  # for the artifacts' rows; the export sets it again for each batch of studies
         with ThreadPoolExecutor(max_workers=2) as pool:
-            # mostly disk and DuckDB, beside the Python of the rest: the cached studies' files linked in
-            # place, the artifacts copied (and checked against their SHA-256), the whole database's files
-            made_dirs: set[Path] = set()
-            restoring = pool.submit(lambda: [restore(hit, out_dir=out_dir, made=made_dirs) for hit in hits.values()])
+            # mostly disk and DuckDB, beside the Python of the rest: the artifacts copied (and checked
+            # against their SHA-256), the whole database's files
             copying = pool.submit(export_artifacts, artifact_rows(con, where=IN_TODO), static_dir=out_dir / "static",
                                   data_dir=data, bundles=bundles)
             whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir)
             made = _export_pages(con, out_dir=out_dir, site_url=site_url, todo=todo, hits=hits)
-            restoring.result()
             logs = copying.result()
             whole.result()
     finally:
@@ -70,8 +80,8 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
     write_artifact_list([a for study in studies for a in (hits[study]["artifacts"] if study in hits else made[study]["artifacts"])],
                         data_dir=data)
     for study, entry in made.items():
-        if study in keys:
-            store(cache, keys[study], entry, out_dir=out_dir)
+        if study in known:
+            store(cache, export_key(known[study], site_url=site_url), entry, out_dir=out_dir)
     return CacheCounts(made=len(made), cached=len(hits), pruned=prune_entries(cache) if cache else 0)
 
 
