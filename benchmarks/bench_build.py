@@ -3,8 +3,9 @@
 Makes N bundles in a temporary copy of the project by copying the project's own bundles under new ids
 (a fifth of them copies of those that carry sysbench logs, the rest of the transcribed ones), builds the site from them phase by
 phase (validate and derive, load, export, embeds in Node, Hugo) with an empty cache, and prints each
-phase's wall time and, in brackets, the peak memory so far of this process and of its largest child
-(Node, Hugo) in GiB, with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
+phase's wall time and, in brackets, the peak resident memory of the whole process tree during the phase (this
+process and every process under it, summed; sampled ten times a second) and the peak so far of this process and
+of its largest child (Node, Hugo), in GiB, with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
 the cache of the first build (the incremental build a pull request's preview makes).
 
     .venv/bin/python benchmarks/bench_build.py [--sizes 100,1000] [--huge]   (--huge adds 10,000)
@@ -13,11 +14,13 @@ the cache of the first build (the incremental build a pull request's preview mak
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import resource
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -25,10 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import copy_project  # noqa: E402
-from ingest.build import Layout, render_embeds, render_site  # noqa: E402
+from ingest.build import Layout, load, render_embeds, render_site  # noqa: E402
 from ingest.generation import new_generation, remove_stale, switch_to  # noqa: E402
 from ingest.publish import export_all  # noqa: E402
-from ingest.stage import build_database_from, stage_bundles  # noqa: E402
+from ingest.stage import stage_bundles  # noqa: E402
 
 
 def _peaks() -> tuple[float, float]:
@@ -36,6 +39,56 @@ def _peaks() -> tuple[float, float]:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20
     return own, child
+
+
+class TreeMemory:
+    """Samples, every ``every`` seconds on a thread of its own, the resident memory of this process and of
+    all its descendants added together (shared pages count once per process: an upper bound); peak()
+    gives the highest sum since the last call, in GiB."""
+
+    PAGE = os.sysconf("SC_PAGE_SIZE")
+
+    def __init__(self, every: float = 0.1) -> None:
+        self._highest = 0
+        self._lock = threading.Lock()
+        threading.Thread(target=self._run, args=(every,), daemon=True).start()
+
+    @staticmethod
+    def _resident() -> int:
+        parents: dict[int, list[int]] = {}
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                try:
+                    with open(f"/proc/{entry.name}/stat", "rb") as f:
+                        fields = f.read().rsplit(b")", 1)[1].split()
+                except OSError:  # ended meanwhile
+                    continue
+                parents.setdefault(int(fields[1]), []).append(int(entry.name))
+        total, todo = 0, [os.getpid()]
+        while todo:
+            pid = todo.pop()
+            todo.extend(parents.get(pid, ()))
+            try:
+                with open(f"/proc/{pid}/statm", "rb") as f:
+                    total += int(f.read().split()[1]) * TreeMemory.PAGE
+            except OSError:
+                pass
+        return total
+
+    def _run(self, every: float) -> None:
+        while True:
+            now = self._resident()
+            with self._lock:
+                self._highest = max(self._highest, now)
+            time.sleep(every)
+
+    def peak(self) -> float:
+        with self._lock:
+            highest, self._highest = max(self._highest, self._resident()), 0
+        return highest / 2**30
+
+
+TREE = TreeMemory()
 
 
 def make_bundles(layout: Layout, n: int) -> None:
@@ -68,15 +121,16 @@ def change_one(layout: Layout) -> None:
     bundle.write_text(text.replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
 
 
-def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float]]:
+def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, float]]:
     """The build as `benchdb build` makes it (into a generation folder of its own, then published in
-    place of the last one), phase by phase: each phase's name, seconds, and the peak memory so far
-    of this process and of its largest child, in GiB."""
+    place of the last one), phase by phase: each phase's name, seconds, the whole process tree's peak
+    during it, and the peak memory so far of this process and of its largest child, in GiB."""
     generation = new_generation(layout.build)
     phases = []
+    TREE.peak()
 
     def done(name: str, seconds: float) -> None:
-        phases.append((name, seconds, *_peaks()))
+        phases.append((name, seconds, TREE.peak(), *_peaks()))
 
     t = time.perf_counter()
     staged, problems, counts = stage_bundles([layout.data], cache=layout.cache)
@@ -85,11 +139,11 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float]]:
         raise SystemExit(f"{len(errors)} errors, first: {errors[0]}")
     done(f"validate and derive ({counts.made} bundles; {counts.cached} cached)", time.perf_counter() - t)
     t = time.perf_counter()
-    build_database_from(staged, db_path=generation.database, previous=layout.build / "current" / generation.database.name)
-    done("load", time.perf_counter() - t)
+    taken = load(layout, generation, staged)
+    done("load (and the export's cached studies linked)", time.perf_counter() - t)
     t = time.perf_counter()
     exported = export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
-                          cache=layout.cache / "export", bundle_keys={s.id: s.key for s in staged})
+                          cache=layout.cache / "export", bundle_keys={s.id: s.key for s in staged}, taken=taken)
     done(f"export ({exported.made} studies; {exported.cached} cached)", time.perf_counter() - t)
     t = time.perf_counter()
     drawn = render_embeds(layout, export_dir=generation.export, quiet=True)
@@ -104,7 +158,8 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float]]:
 
 
 def _line(phases) -> str:
-    return "; ".join(f"{name} {seconds:.1f} s [{own:.2f}/{child:.2f} GiB]" for name, seconds, own, child in phases)
+    return "; ".join(f"{name} {seconds:.1f} s [tree {tree:.2f}; {own:.2f}/{child:.2f} GiB]"
+                     for name, seconds, tree, own, child in phases)
 
 
 def main() -> None:
@@ -122,8 +177,10 @@ def main() -> None:
             phases = build_in_phases(layout)
             totals[n] = time.perf_counter() - start
             own, child = _peaks()
+            tree = max(phase[2] for phase in phases)
             print(f"{n:6d} bundles: {totals[n]:7.1f} s in all; " + _line(phases) +
-                  f"; peak memory so far: this process {own:.2f} GiB, largest child {child:.2f} GiB", flush=True)
+                  f"; peak memory: whole process tree {tree:.2f} GiB, this process {own:.2f} GiB,"
+                  f" largest child {child:.2f} GiB", flush=True)
             change_one(layout)
             start = time.perf_counter()
             phases = build_in_phases(layout)
