@@ -2,7 +2,7 @@
 
 Makes N bundles in a temporary copy of the project by copying the project's own bundles under new ids
 (a fifth of them copies of those that carry sysbench logs, the rest of the transcribed ones), builds the site from them phase by
-phase (validate and derive, load, export, embeds in Node, Hugo) with an empty cache, and prints each
+phase (validate and derive, load, export, Hugo with the embeds drawn in Node beside it, search index) with an empty cache, and prints each
 phase's wall time and, in brackets, the peak resident memory of the whole process tree during the phase (this
 process and every process under it, summed; sampled ten times a second) and the peak so far of this process and
 of its largest child (Node, Hugo), in GiB, with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import copy_project  # noqa: E402
-from ingest.build import Layout, load, render_embeds, render_site  # noqa: E402
+from ingest.build import Layout, load, render_site  # noqa: E402
 from ingest.generation import new_generation, remove_stale, switch_to  # noqa: E402
 from ingest.publish import export_all  # noqa: E402
 from ingest.stage import stage_bundles  # noqa: E402
@@ -145,10 +145,10 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
     exported = export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
                           cache=layout.cache / "export", bundle_keys={s.id: s.key for s in staged}, taken=taken)
     done(f"export ({exported.made} studies; {exported.cached} cached)", time.perf_counter() - t)
-    t = time.perf_counter()
-    drawn = render_embeds(layout, export_dir=generation.export, quiet=True)
-    done(f"embeds ({drawn.made} drawn; {drawn.cached} cached)", time.perf_counter() - t)
-    for name, seconds in render_site(layout, generation).items():  # hugo and static links, search index
+    # embeds (beside Hugo), hugo and static links, search index: one phase for memory
+    steps = list(render_site(layout, generation).items())
+    phases.append((steps[0][0], steps[0][1], None, None, None))
+    for name, seconds in steps[1:]:
         done(name, seconds)
     t = time.perf_counter()
     switch_to(generation)
@@ -158,7 +158,7 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
 
 
 def _line(phases) -> str:
-    return "; ".join(f"{name} {seconds:.1f} s [tree {tree:.2f}; {own:.2f}/{child:.2f} GiB]"
+    return "; ".join(f"{name} {seconds:.1f} s" + (f" [tree {tree:.2f}; {own:.2f}/{child:.2f} GiB]" if tree else "")
                      for name, seconds, tree, own, child in phases)
 
 
@@ -177,7 +177,7 @@ def main() -> None:
             phases = build_in_phases(layout)
             totals[n] = time.perf_counter() - start
             own, child = _peaks()
-            tree = max(phase[2] for phase in phases)
+            tree = max(phase[2] or 0 for phase in phases)
             print(f"{n:6d} bundles: {totals[n]:7.1f} s in all; " + _line(phases) +
                   f"; peak memory: whole process tree {tree:.2f} GiB, this process {own:.2f} GiB,"
                   f" largest child {child:.2f} GiB", flush=True)

@@ -91,7 +91,8 @@ def hugo_binary() -> Path:
 
 
 def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> None:
-    """Validate, load the generation's database and export its site data (everything before Hugo).
+    """Validate, load the generation's database and export its site data (everything before Hugo; the
+    embeds are drawn beside Hugo, render_site).
     Bundles seen before with the same content and code come from the cache (stage.py), and so do
     their studies' own exported files (publish/study_cache.py)."""
     staged, problems, counts = stage_bundles([layout.data], cache=layout.cache)
@@ -114,7 +115,6 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
               + (f", {exported.pruned} old cache entries removed" if exported.pruned else ""), flush=True)
     write_preview(data=layout.data, repo=layout.root, out_dir=generation.export / "data")
     export_duckdb_wasm(layout.root / "node_modules", static_dir=generation.export / "static")
-    render_embeds(layout, export_dir=generation.export)
 
 
 def load(layout: Layout, generation: Generation, staged: list[Staged]) -> dict[str, dict]:
@@ -254,18 +254,25 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
 
 
 def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD,
-                facet_pages_per_run: int = FACET_PAGES_PER_RUN) -> dict[str, float]:
-    """Hugo renders the generation's pages from its export (render_pages_of) while the export's static
-    files (downloads, artifacts, embeds: final by now) are linked in beside them; Pagefind then indexes
-    the pages for search. Returns the seconds each step took (benchmarks/bench_build.py prints them)."""
+                facet_pages_per_run: int = FACET_PAGES_PER_RUN, quiet: bool = True) -> dict[str, float]:
+    """Hugo renders the generation's pages from its export (render_pages_of) while, beside it, Node draws
+    the embeds' SVGs into the export's static folder (no page reads them) and then the static files
+    (downloads, artifacts, embeds) are linked into the site; Pagefind then indexes the pages for search.
+    Returns the seconds each step took (benchmarks/bench_build.py prints them), the embeds' first."""
     took = {}
     start = time.perf_counter()
+
+    def embeds_then_links() -> None:
+        drawn = render_embeds(layout, export_dir=generation.export, quiet=quiet)
+        took[f"embeds ({drawn.made} drawn; {drawn.cached} cached), beside Hugo"] = time.perf_counter() - start
+        link_static(generation)
+
     with ThreadPoolExecutor(max_workers=1) as pool:
-        linking = pool.submit(link_static, generation)
+        beside = pool.submit(embeds_then_links)
         shards, pages = render_pages_of(layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run)
-        linking.result()
+        beside.result()
     took[f"hugo ({shards.made} shards rendered, {shards.cached} cached; "
-         f"{pages.made} facet pages rendered, {pages.cached} cached) and static links"] = time.perf_counter() - start
+         f"{pages.made} facet pages rendered, {pages.cached} cached), embeds and static links"] = time.perf_counter() - start
     start = time.perf_counter()
     counts = index_search(root=layout.root, public=generation.public, cache=layout.cache)
     took[f"search index ({counts.made} parts indexed; {counts.cached} cached)"] = time.perf_counter() - start
@@ -277,7 +284,7 @@ def _build_site(layout: Layout) -> Path:
     published = False
     try:
         prepare(layout, generation)
-        render_site(layout, generation)
+        render_site(layout, generation, quiet=False)
         switch_to(generation)
         published = True
         fixed_links(layout.root)
