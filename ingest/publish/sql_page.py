@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Iterator
 
 import duckdb
 import pyarrow as pa
@@ -75,6 +75,12 @@ def _arrow_select(con: duckdb.DuckDBPyConnection, name: str) -> tuple[str, list[
     return f'SELECT {", ".join(parts)} FROM "{name}" ORDER BY ALL', [(c, "VARCHAR" if t == "JSON" else t) for c, t in columns]
 
 
+# Rows a record batch of a table's file: the tables are written a batch at a time, so that the rows of
+# the largest (the intervals at 10,000 bundles) are never all in memory at once, nor their NULLs' columns
+# as Python values; a table smaller than this is one batch, as the page has always read it.
+ROWS_PER_BATCH = 1_000_000
+
+
 def _defined(table: pa.Table) -> pa.Table:
     """``table`` with every byte defined, in one chunk a column: DuckDB's Arrow leaves what is under a NULL
     as it finds it in memory, and the file must be the same every build (tests/test_stage.py compares
@@ -83,6 +89,23 @@ def _defined(table: pa.Table) -> pa.Table:
     and writes the same bytes for all 27 tables and views.)"""
     columns = [c.combine_chunks() if c.null_count == 0 else pa.array(c.to_pylist(), type=c.type) for c in table.columns]
     return pa.Table.from_arrays(columns, schema=table.schema)
+
+
+def _batches(reader: pa.RecordBatchReader) -> Iterator[pa.Table]:
+    """The reader's rows ROWS_PER_BATCH at a time (the last fewer): DuckDB's own batches end where its
+    threads happened to, which differ between builds."""
+    pending: list[pa.RecordBatch] = []
+    count = 0
+    for batch in reader:
+        pending.append(batch)
+        count += batch.num_rows
+        while count >= ROWS_PER_BATCH:
+            rows = pa.Table.from_batches(pending, schema=reader.schema)
+            yield rows.slice(0, ROWS_PER_BATCH)
+            rest = rows.slice(ROWS_PER_BATCH)
+            pending, count = rest.to_batches(), rest.num_rows
+    if count or not pending:
+        yield pa.Table.from_batches(pending, schema=reader.schema)
 
 
 def export_sql(con: duckdb.DuckDBPyConnection, *, static_dir: Path) -> dict:
@@ -96,13 +119,16 @@ def export_sql(con: duckdb.DuckDBPyConnection, *, static_dir: Path) -> dict:
     tables = []
     for name, kind in listed:
         select, columns = _arrow_select(con, name)
-        table = _defined(con.sql(select).to_arrow_table())
+        reader = con.sql(select).to_arrow_reader(ROWS_PER_BATCH)
         path = out / f"{name}.arrow"
-        with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as writer:
-            writer.write_table(table)
+        rows = 0
+        with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, reader.schema) as writer:
+            for batch in _batches(reader):
+                writer.write_table(_defined(batch))
+                rows += batch.num_rows
         is_view = kind == "VIEW"
         tables.append({
-            "name": name, "kind": "view" if is_view else "table", "rows": table.num_rows,
+            "name": name, "kind": "view" if is_view else "table", "rows": rows,
             "file": f"{DATA_PATH}{name}.arrow", "bytes": path.stat().st_size,
             "columns": [{"name": c, "type": t, **(known.get(("*view*" if is_view else name, c)) or {})}
                         for c, t in columns],
