@@ -28,9 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import copy_project  # noqa: E402
-from ingest.build import Layout, load, render_site  # noqa: E402
+from ingest.build import Layout, export, load, render_site  # noqa: E402
 from ingest.generation import new_generation, remove_stale, switch_to  # noqa: E402
-from ingest.publish import export_all  # noqa: E402
 from ingest.stage import stage_bundles  # noqa: E402
 
 
@@ -142,8 +141,7 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
     taken = load(layout, generation, staged)
     done("load (and the export's cached studies linked)", time.perf_counter() - t)
     t = time.perf_counter()
-    exported = export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
-                          cache=layout.cache / "export", bundle_keys={s.id: s.key for s in staged}, taken=taken)
+    exported = export(layout, generation, staged, taken=taken)
     done(f"export ({exported.made} studies; {exported.cached} cached)", time.perf_counter() - t)
     # embeds (beside Hugo), hugo and static links, search index: one phase for memory
     steps = list(render_site(layout, generation).items())

@@ -1,11 +1,11 @@
 """The embed renderer alone: charts a second cold (empty cache) and warm (every chart cached), with the
 Node process's peak memory and CPU time. Prints figures; asserts nothing.
 
-The charts come from a specs file an export wrote (build/export/embed-specs.json), or from an export of
+The charts come from the specs an export wrote (build/export/embed-specs/, or one file of it), or from an export of
 N bundles made as bench_build.py makes them. Each run is a process of its own, so that the peak memory
 said is that run's Node process (with its worker threads).
 
-    .venv/bin/python benchmarks/bench_embeds.py --specs build/export/embed-specs.json [--first 150]
+    .venv/bin/python benchmarks/bench_embeds.py --specs build/export/embed-specs [--first 150]
     .venv/bin/python benchmarks/bench_embeds.py --bundles 200
 """
 
@@ -38,7 +38,7 @@ def one_run(root: Path, name: str) -> dict:
 
 
 def specs_of_bundles(n: int, tmp: Path) -> Path:
-    """An export of n bundles, as bench_build.py builds it; returns its embed-specs.json."""
+    """An export of n bundles, as bench_build.py builds it; returns its folder of specs."""
     from bench_build import make_bundles
     from conftest import copy_project
     from ingest.load import build_database
@@ -50,13 +50,13 @@ def specs_of_bundles(n: int, tmp: Path) -> Path:
     bundles, _ = validate_paths([layout.data])
     build_database(bundles, db_path=layout.database)
     export_all(db_path=layout.database, out_dir=layout.export, bundles=layout.data)
-    return layout.export / "embed-specs.json"
+    return layout.export / embed_specs.FOLDER
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--specs", type=Path, help="an embed-specs.json (read, never changed)")
+    source.add_argument("--specs", type=Path, help="an export's embed-specs folder, or a file of it (read, never changed)")
     source.add_argument("--bundles", type=int, help="make an export of this many bundles")
     parser.add_argument("--first", type=int, help="only the first this many charts")
     parser.add_argument("--one", nargs=2, metavar=("ROOT", "NAME"), help=argparse.SUPPRESS)
@@ -68,12 +68,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-embeds-") as tmp:
         root = Path(tmp)
         specs = args.specs or specs_of_bundles(args.bundles, root)
-        charts = [text.decode("utf-8") for _, text in embed_specs.read(specs)][:args.first]
+        read = embed_specs.read_all if specs.is_dir() else embed_specs.read
+        charts = [text.decode("utf-8") for _, text in read(specs)][:args.first]
         for name in ("site", "node_modules"):
             (root / name).symlink_to(ROOT / name)
         for run in ("cold", "warm"):
-            (root / run).mkdir()
-            embed_specs.write(root / run / "embed-specs.json", charts)
+            (root / run / embed_specs.FOLDER).mkdir(parents=True)
+            embed_specs.write(root / run / embed_specs.FOLDER / "charts.json", charts)
             done = subprocess.run([sys.executable, __file__, "--one", str(root), run], capture_output=True,
                                   text=True, check=False)
             if done.returncode != 0:

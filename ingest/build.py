@@ -7,6 +7,7 @@ leaves the previous outputs untouched and there is never a moment without a site
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import os
 import shutil
@@ -102,14 +103,7 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise BundleError(errors)
-    taken = load(layout, generation, staged)
-    try:
-        # a study whose bundle entry (and the site's address) is unchanged is not exported again
-        exported = export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
-                              site_url=site_url() or "", cache=layout.cache / "export",
-                              bundle_keys={s.id: s.key for s in staged}, taken=taken)
-    except ArtifactChanged as exc:
-        raise BuildError(str(exc)) from None
+    exported = export(layout, generation, staged, taken=load(layout, generation, staged))
     if not quiet:
         print(f"studies: {exported.made} exported, {exported.cached} from the cache"
               + (f", {exported.pruned} old cache entries removed" if exported.pruned else ""), flush=True)
@@ -128,6 +122,30 @@ def load(layout: Layout, generation: Generation, staged: list[Staged]) -> dict[s
         build_database_from(staged, db_path=generation.database,
                             previous=layout.build / "current" / generation.database.name)
         return taking.result()
+
+
+def export(layout: Layout, generation: Generation, staged: list[Staged], *, taken: dict[str, dict]) -> CacheCounts:
+    """Export the generation's site data (publish.export_all): a study whose bundle entry (and the site's
+    address) is unchanged is not exported again, its files linked in already (``taken``, load's, which
+    this uses up). Then the memory the export held goes back to the system: glibc keeps what Python
+    frees, and Hugo and Node run next (at 1,000 bundles the process still held 0.33 GiB of the export's
+    peak of 0.81 after it, 0.27 once handed back)."""
+    try:
+        return export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
+                          site_url=site_url() or "", cache=layout.cache / "export",
+                          bundle_keys={s.id: s.key for s in staged}, taken=taken)
+    except ArtifactChanged as exc:
+        raise BuildError(str(exc)) from None
+    finally:
+        taken.clear()
+        _hand_back_memory()
+
+
+def _hand_back_memory() -> None:
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (AttributeError, OSError):  # not glibc
+        pass
 
 
 def site_url() -> str | None:

@@ -1,4 +1,4 @@
-"""Draw the standalone SVG embed of every chart the exporter listed (embed-specs.json).
+"""Draw the standalone SVG embed of every chart the exporter listed (embed_specs.py: its files).
 
 The charts found in the embed cache (embed_cache.py) are linked into place; the others are drawn by
 site/render/embeds.mjs in Node, on a pool of worker threads, and then kept in the cache.
@@ -34,7 +34,7 @@ def render_embeds(layout, *, export_dir: Path, quiet: bool = False) -> CacheCoun
     cache = EmbedCache(layout.cache / "embeds")
     out_dir = export_dir / "static" / "embed"
     out_dir.mkdir(parents=True, exist_ok=True)
-    charts = embed_specs.read(export_dir / "embed-specs.json")
+    charts = embed_specs.read_all(export_dir / embed_specs.FOLDER)
     misses = []
     for chart_id, text in charts:
         key = chart_key(common, text)

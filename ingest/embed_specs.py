@@ -1,5 +1,6 @@
-"""``embed-specs.json``: the charts the exporter lists for their standalone embeds (publish/embeds.py
-writes it, embed_render.py reads it). It is JSON, ``{"charts": [...]}``, written one chart a line, so
+"""``embed-specs/<study>.json``: the charts the exporter lists for their standalone embeds, a file a
+study (publish/embeds.py writes them, each kept with its study in the export's cache; embed_render.py
+reads them all, FOLDER). Each is JSON, ``{"charts": [...]}``, written one chart a line, so
 that the renderer takes each chart's text as it is (its cache key is a hash of that text, embed_cache.py)
 and parses none of the charts it finds in its cache. A chart's text is ``json.dumps`` of an object with
 an ``"id"`` (read without parsing the rest when it is the first key, as the exporter writes it); JSON text
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from .problems import BuildError
 
+FOLDER = "embed-specs"  # in the export
 HEAD = b'{"charts": ['
 TAIL = b"]}"
 ID = re.compile(rb'\{"id": "([^"\\]*)"')  # an id without escapes; any other is parsed as JSON
@@ -31,6 +33,11 @@ def read(path: Path) -> list[tuple[str, bytes]]:
         raise BuildError(f"{path}: not a list of charts one a line, as ingest/embed_specs.py writes it")
     texts = [line[:-1] if line.endswith(b",") else line for line in lines[1:-2]]
     return [(_id(text, path=path), text) for text in texts if text]
+
+
+def read_all(folder: Path) -> list[tuple[str, bytes]]:
+    """Each chart of every file of ``folder`` (a study's, as ``write`` wrote it), by file name."""
+    return [chart for path in sorted(folder.glob("*.json")) for chart in read(path)] if folder.is_dir() else []
 
 
 def _id(text: bytes, *, path: Path) -> str:

@@ -39,7 +39,8 @@ def render(layout: Layout, charts: list[dict], name: str = "export") -> tuple:
     export = layout.build / name
     shutil.rmtree(export, ignore_errors=True)
     export.mkdir(parents=True)
-    embed_specs.write(export / "embed-specs.json", [json.dumps(c) for c in charts])
+    (export / embed_specs.FOLDER).mkdir()
+    embed_specs.write(export / embed_specs.FOLDER / "a-study.json", [json.dumps(c) for c in charts])
     counts = render_embeds(layout, export_dir=export, quiet=True)
     out = export / "static" / "embed"
     return counts, {p.name: p.read_bytes() for p in sorted(out.iterdir())}

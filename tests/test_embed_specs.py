@@ -1,4 +1,5 @@
-"""embed-specs.json, one chart a line: still JSON, and read back as each chart's id and exact text."""
+"""A study's embed specs file, one chart a line: still JSON, and read back as each chart's id and exact
+text; the export's folder of them read in the files' order."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 
 import pytest
 
-from ingest.embed_specs import read, write
+from ingest.embed_specs import read, read_all, write
 from ingest.problems import BuildError
 
 
@@ -46,3 +47,12 @@ def test_a_line_without_an_id_is_named(tmp_path):
     with pytest.raises(BuildError) as caught:
         read(path)
     assert str(caught.value) == f'{path}: a line is not a chart with an id: {{"title": "no id"}}'
+
+
+def test_a_folder_is_read_file_by_file_in_name_order(tmp_path):
+    folder = tmp_path / "embed-specs"
+    assert read_all(folder) == []  # an export with no charts has none
+    folder.mkdir()
+    write(folder / "b-study.json", ['{"id": "b1"}', '{"id": "b2"}'])
+    write(folder / "a-study.json", ['{"id": "a1"}'])
+    assert [chart_id for chart_id, _ in read_all(folder)] == ["a1", "b1", "b2"]

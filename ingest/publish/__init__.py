@@ -18,9 +18,9 @@ from .badges import export_badges
 from .colours import positions
 from .compare import export_compare, write_compare_index
 from .csv_cells import export_rule
-from .db import IN_TODO, Snapshot, materialise_views, set_todo
+from .db import IN_TODO, Snapshot, materialise_views, release_views, set_todo
 from .downloads import export_downloads, export_study_csvs
-from .embeds import export_embeds, facet_embeds, study_embeds
+from .embeds import export_embeds, facet_embeds, study_embeds, write_specs
 from .explore import export_explore, write_explore_index
 from .facets import entry_text, facet_pages_data, study_facets, write_facets
 from .findings import findings, headlines, ledger, study_finding
@@ -131,11 +131,13 @@ def _export_batch(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: st
     for doc in docs:
         own = study_embeds(doc, static_dir=static, site_url=site_url)
         parts = facet_parts(doc, found[doc["id"]], static_dir=static, site_url=site_url)
+        facet_charts = [e for part in parts.values() for e in part.get("embeds", [])]
         # its references: its own, its charts', its facet charts' (in the facets' order)
-        write_references({doc["id"]: [doc["citation"], *(e["reference"] for e in own),
-                                      *(e["reference"] for part in parts.values() for e in part.get("embeds", []))]},
+        write_references({doc["id"]: [doc["citation"], *(e["reference"] for e in own + facet_charts)]},
                          folder=study_data)
-        made[doc["id"]] = record(doc, explore=explored[doc["id"]], compare=compared[doc["id"]], embeds=own, facets=parts)
+        specs = write_specs(doc["id"], own + facet_charts, out_dir=out_dir)
+        made[doc["id"]] = record(doc, explore=explored[doc["id"]], compare=compared[doc["id"]], embeds=own,
+                                 facets=parts, specs=specs)
     return made
 
 
@@ -156,6 +158,7 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: st
     (data / "study_list.json").write_text(json.dumps({s["id"]: s for s in studies}, ensure_ascii=False), encoding="utf-8")
     (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
     write_explore_index(con, out_dir=data, entries={s: records[s]["explore"] for s in ordered})
+    release_views(con)  # the last that reads them
     write_compare_index(out_dir=data, entries={s: records[s]["compare"] for s in ordered})
     facets = facet_pages_data({s: records[s]["facets"] for s in ordered})
     write_facets(facets, data_dir=data)
@@ -163,6 +166,5 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: st
     (data / "findings.json").write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")
     export_quality(con, data_dir=data, downloads=out_dir / "static" / "data")
     export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads
-    export_embeds({s: records[s]["embeds"] for s in ordered}, facets, static_dir=out_dir / "static", data_dir=data,
-                  specs_path=out_dir / "embed-specs.json")
+    export_embeds({s: records[s]["embeds"] for s in ordered}, facets, static_dir=out_dir / "static", data_dir=data)
     return made

@@ -152,14 +152,12 @@ def placed(listing: dict, path: str) -> dict:
     return {**listing, "entry": {**listing["entry"], "full_page": path + listing["entry"]["full_page"]}}
 
 
-def export_embeds(own: dict[str, list[dict]], facets: dict, *, static_dir: Path, data_dir: Path,
-                  specs_path: Path) -> None:
-    """Write ``/embed/index.json``, Hugo's embed pages (``embeds.json``: each chart's embed prefix -> its
-    panels, which pages look up by prefix rather than search) and the render specs (each with the
-    context its standalone image prints: study, sources, value kinds, address, data hash), from the
-    listings of every study's own embeds (``own``, by study) and of the facet charts' (each study's part
-    of a facet page holds them: ``facets`` as facet_pages_data makes them). The CSVs are written by
-    study_embeds and facet_embeds."""
+def export_embeds(own: dict[str, list[dict]], facets: dict, *, static_dir: Path, data_dir: Path) -> None:
+    """Write ``/embed/index.json`` and Hugo's embed pages (``embeds.json``: each chart's embed prefix -> its
+    panels, which pages look up by prefix rather than search), from the listings of every study's own
+    embeds (``own``, by study) and of the facet charts' (each study's part of a facet page holds them:
+    ``facets`` as facet_pages_data makes them), their specs written already (write_specs). The CSVs are
+    written by study_embeds and facet_embeds."""
     every = [item for study in sorted(own) for item in own[study]]
     every += [placed(item, study["path"]) for page in facets.values() for study in page["studies"]
               for item in study["part"]["embeds"]]
@@ -170,5 +168,17 @@ def export_embeds(own: dict[str, list[dict]], facets: dict, *, static_dir: Path,
     (static_dir / "embed" / "index.json").write_text(
         json.dumps({"charts": [item["entry"] for item in every]}, ensure_ascii=False, indent=1), encoding="utf-8")
     (data_dir / "embeds.json").write_text(json.dumps(groups, ensure_ascii=False), encoding="utf-8")
-    # the specs as their own texts, one a line: a cached study's are not parsed again, nor the renderer's cached ones
-    embed_specs.write(specs_path, [item["spec"] for item in every])
+
+
+def write_specs(study: str, listings: list[dict], *, out_dir: Path) -> bool:
+    """Write the render specs of a study's embeds (its own charts' and its facet charts' ``listings``)
+    into its file of embed_specs.FOLDER in the export ``out_dir``, each as its own text, one a line (the
+    renderer parses none that its cache has), and take them off the listings: the export keeps the
+    listings of every study until the end, and at 10,000 bundles the specs were a third of them. Returns
+    whether the study has any."""
+    texts = [listing.pop("spec") for listing in listings]
+    if texts:
+        folder = out_dir / embed_specs.FOLDER
+        folder.mkdir(exist_ok=True)
+        embed_specs.write(folder / f"{study}.json", texts)
+    return bool(texts)

@@ -4,8 +4,9 @@ being exported again.
 
 A study's outputs are those that depend on its own rows only: its page's document
 (``data/studies/<id>.json``), its CSV, its rows for Explore and series for Compare
-(``assets/explore/<id>.json``, ``assets/compare/<id>.json``), its badge and the CSVs of its own charts'
-embeds. Everything that reads several studies (the downloads of the whole database, facets, findings,
+(``assets/explore/<id>.json``, ``assets/compare/<id>.json``), its badge, the CSVs of its own charts'
+embeds and the render specs of all its charts' embeds (``embed-specs/<id>.json``). Everything that
+reads several studies (the downloads of the whole database, facets, findings,
 the indexes of Explore and Compare, /sql/, the quality summary, the lists of embeds) is exported every
 time. A study's parts of the facet pages depend on it alone, and are kept with it: its comparisons, the
 CSVs of their charts and its reference files, which list those charts; only which page of a facet it is
@@ -30,6 +31,7 @@ import os
 import shutil
 from pathlib import Path
 
+from .. import embed_specs
 from ..cache import PRUNE_EVERY, TMP, link_or_copy, prune
 
 MAX_BYTES = 4 * 2**30  # ~8 times what 1,000 bundles' studies keep (54 MB at 100 bundles)
@@ -68,17 +70,20 @@ def with_artifacts(record: dict, listed: list[dict]) -> dict:
     return {**record, "files": record["files"] + files, "artifacts": listed}
 
 
-def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: list[dict], facets: dict[str, dict]) -> dict:
-    """A study's entry as the export computed it: its files (paths in the export), its head, its
-    citation, its entries in the indexes of Explore and Compare (None: it has no values there), the
-    listings of its own charts' embeds (embeds.py) and its parts of the facet pages (publish/__init__.py:
-    facet_parts), with their charts' embeds."""
+def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: list[dict], facets: dict[str, dict],
+           specs: bool) -> dict:
+    """A study's entry as the export computed it: its files (paths in the export; with ``specs``, its
+    embeds' render specs, embeds.write_specs), its head, its citation, its entries in the indexes of
+    Explore and Compare (None: it has no values there), the listings of its own charts' embeds
+    (embeds.py) and its parts of the facet pages (publish/__init__.py: facet_parts), with their charts'
+    embeds."""
     study = doc["id"]
     files = [f"data/studies/{study}.json", f"static/data/studies/{study}.csv", f"static/badges/{study}.json",
              f"static/data/studies/{study}.bib", f"static/data/studies/{study}.csl.json"]
     files += [f"assets/{kind}/{study}.json" for kind, entry in (("explore", explore), ("compare", compare)) if entry]
     files += [f"static/embed/{e['entry']['id']}.csv" for e in embeds]
     files += [f"static/embed/{e['entry']['id']}.csv" for part in facets.values() for e in part.get("embeds", [])]
+    files += [f"{embed_specs.FOLDER}/{study}.json"] if specs else []
     return {"files": files, "head": head(doc), "listed": listed(doc), "citation": doc["citation"], "explore": explore, "compare": compare,
             "embeds": embeds, "facets": facets}
 
