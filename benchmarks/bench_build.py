@@ -143,7 +143,7 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
     t = time.perf_counter()
     exported = export(layout, generation, staged, taken=taken)
     done(f"export ({exported.made} studies; {exported.cached} cached)", time.perf_counter() - t)
-    # embeds (beside Hugo), hugo and static links, search index: one phase for memory
+    # embeds (first, or beside Hugo), hugo and static links, search index: the first two one phase for memory
     steps = list(render_site(layout, generation).items())
     phases.append((steps[0][0], steps[0][1], None, None, None))
     for name, seconds in steps[1:]:

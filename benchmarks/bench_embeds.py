@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from ingest import embed_specs  # noqa: E402
-from ingest.build import Layout, render_embeds  # noqa: E402
+from ingest.build import Layout  # noqa: E402
+from ingest.embed_render import render_embeds  # noqa: E402
 
 
 def one_run(root: Path, name: str) -> dict:

@@ -26,7 +26,7 @@ from .generation import (Generation, fixed_links, hugo_config, link_static, new_
                          serve_config, switch_to)
 from .publish import export_all, take_from_cache
 from .publish.artifacts import ArtifactChanged
-from .embed_render import render_embeds
+from .embed_render import draw_embeds, plan_embeds
 from .preview import write_preview
 from .problems import BuildError, BundleError
 from .search_index import index_search
@@ -273,24 +273,35 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
 
 def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD,
                 facet_pages_per_run: int = FACET_PAGES_PER_RUN, quiet: bool = True) -> dict[str, float]:
-    """Hugo renders the generation's pages from its export (render_pages_of) while, beside it, Node draws
-    the embeds' SVGs into the export's static folder (no page reads them) and then the static files
-    (downloads, artifacts, embeds) are linked into the site; Pagefind then indexes the pages for search.
-    Returns the seconds each step took (benchmarks/bench_build.py prints them), the embeds' first."""
+    """Node draws the embeds' SVGs into the export's static folder, Hugo renders the generation's pages
+    from its export (render_pages_of), and the export's static files (downloads, artifacts, embeds) are
+    linked into the site beside Hugo; Pagefind then indexes the pages for search. No page reads an
+    embed's SVG, so a few charts (one worker's: a preview's build) are drawn beside Hugo too; many are
+    drawn first, on every core, as the two would compete for them (and for memory). Returns the
+    seconds each step took (benchmarks/bench_build.py prints them), the embeds' first."""
     took = {}
     start = time.perf_counter()
+    plan = plan_embeds(layout, export_dir=generation.export)
+    beside = plan.workers == 1
 
-    def embeds_then_links() -> None:
-        drawn = render_embeds(layout, export_dir=generation.export, quiet=quiet)
-        took[f"embeds ({drawn.made} drawn; {drawn.cached} cached), beside Hugo"] = time.perf_counter() - start
+    def draw() -> None:
+        drawn = draw_embeds(plan, quiet=quiet)
+        took[f"embeds ({drawn.made} drawn; {drawn.cached} cached{', beside Hugo' if beside else ''})"] = \
+            time.perf_counter() - start
+
+    def draw_and_link() -> None:
+        draw()
         link_static(generation)
 
+    if not beside:
+        draw()
+    start_hugo = time.perf_counter()
     with ThreadPoolExecutor(max_workers=1) as pool:
-        beside = pool.submit(embeds_then_links)
+        linking = pool.submit(draw_and_link if beside else lambda: link_static(generation))
         shards, pages = render_pages_of(layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run)
-        beside.result()
+        linking.result()
     took[f"hugo ({shards.made} shards rendered, {shards.cached} cached; "
-         f"{pages.made} facet pages rendered, {pages.cached} cached), embeds and static links"] = time.perf_counter() - start
+         f"{pages.made} facet pages rendered, {pages.cached} cached) and static links"] = time.perf_counter() - start_hugo
     start = time.perf_counter()
     counts = index_search(root=layout.root, public=generation.public, cache=layout.cache)
     took[f"search index ({counts.made} parts indexed; {counts.cached} cached)"] = time.perf_counter() - start

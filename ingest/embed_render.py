@@ -1,14 +1,18 @@
 """Draw the standalone SVG embed of every chart the exporter listed (embed_specs.py: its files).
 
-The charts found in the embed cache (embed_cache.py) are linked into place; the others are drawn by
-site/render/embeds.mjs in Node, on a pool of worker threads, and then kept in the cache.
+The charts found in the embed cache (embed_cache.py) are linked into place (plan_embeds); the others
+are drawn by site/render/embeds.mjs in Node, on a pool of worker threads, and then kept in the cache
+(draw_embeds).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import children, embed_specs
@@ -26,9 +30,31 @@ def _node() -> str:
     return node
 
 
-def render_embeds(layout, *, export_dir: Path, quiet: bool = False) -> CacheCounts:
-    """Write ``<id>.svg`` into export_dir/static/embed for each chart of the specs."""
-    node = _node()
+# A worker thread costs about 0.4 s of CPU to start (jsdom and Plot loaded) and a chart about 4 ms: a
+# second worker shortens the run only past some 200 charts (after one bundle changed, one draws the few).
+CHARTS_A_WORKER = 200
+
+
+@dataclass
+class EmbedPlan:
+    """What render_embeds has left to draw once the cached charts are in place."""
+
+    out_dir: Path
+    script: Path
+    cache: EmbedCache
+    misses: list[tuple[str, str, bytes]]  # cache key, chart id, spec text
+    total: int
+
+    @property
+    def workers(self) -> int:
+        """Node's worker threads for the charts to draw: one per core, fewer for few charts."""
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        return max(1, min(cores, math.ceil(len(self.misses) / CHARTS_A_WORKER)))
+
+
+def plan_embeds(layout, *, export_dir: Path) -> EmbedPlan:
+    """Link each chart of the export's specs that the embed cache has into export_dir/static/embed;
+    the rest is the plan's to draw."""
     script = layout.site / "render" / "embeds.mjs"
     common = drawing_digest(layout.root, [script], width=WIDTH)
     cache = EmbedCache(layout.cache / "embeds")
@@ -40,20 +66,32 @@ def render_embeds(layout, *, export_dir: Path, quiet: bool = False) -> CacheCoun
         key = chart_key(common, text)
         if not cache.fetch(key, out_dir, chart_id):
             misses.append((key, chart_id, text))
-    if misses:
+    return EmbedPlan(out_dir=out_dir, script=script, cache=cache, misses=misses, total=len(charts))
+
+
+def draw_embeds(plan: EmbedPlan, *, quiet: bool = False) -> CacheCounts:
+    """Draw the plan's charts in Node (``<id>.svg`` in its folder) and keep them in the cache."""
+    if plan.misses:
+        node = _node()
         with tempfile.TemporaryDirectory(prefix="benchdb-embeds-") as tmp:
             job = Path(tmp) / "job.json"
             lines = Path(tmp) / "charts.jsonl"
-            lines.write_bytes(b"".join(text + b"\n" for _, _, text in misses))
-            job.write_text(json.dumps({"charts": str(lines), "count": len(misses), "out": str(out_dir),
-                                       "width": WIDTH}), encoding="utf-8")
-            done = children.run([node, str(script), str(job)], capture_output=True, text=True, check=False)
+            lines.write_bytes(b"".join(text + b"\n" for _, _, text in plan.misses))
+            job.write_text(json.dumps({"charts": str(lines), "count": len(plan.misses), "out": str(plan.out_dir),
+                                       "width": WIDTH, "workers": plan.workers}), encoding="utf-8")
+            done = children.run([node, str(plan.script), str(job)], capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise BuildError(f"rendering the embeds failed:\n{done.stderr.strip()[-2000:]}")
-        for key, chart_id, _ in misses:
-            cache.store(key, out_dir, chart_id)
-    counts = CacheCounts(made=len(misses), cached=len(charts) - len(misses), pruned=cache.prune(every=PRUNE_EVERY))
+        for key, chart_id, _ in plan.misses:
+            plan.cache.store(key, plan.out_dir, chart_id)
+    counts = CacheCounts(made=len(plan.misses), cached=plan.total - len(plan.misses),
+                         pruned=plan.cache.prune(every=PRUNE_EVERY))
     if not quiet:
         print(f"embeds: {counts.made} drawn, {counts.cached} from the cache"
               + (f", {counts.pruned} old cache entries removed" if counts.pruned else ""), flush=True)
     return counts
+
+
+def render_embeds(layout, *, export_dir: Path, quiet: bool = False) -> CacheCounts:
+    """Write ``<id>.svg`` into export_dir/static/embed for each chart of the specs."""
+    return draw_embeds(plan_embeds(layout, export_dir=export_dir), quiet=quiet)

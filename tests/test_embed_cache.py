@@ -12,7 +12,8 @@ import pytest
 
 from conftest import FIXTURES, ROOT
 from ingest import embed_cache, embed_specs
-from ingest.build import BuildError, Layout, render_embeds
+from ingest.build import BuildError, Layout
+from ingest.embed_render import render_embeds
 from ingest.cache import prune as cache_prune
 from ingest.embed_cache import EmbedCache, code_files
 

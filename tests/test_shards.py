@@ -47,11 +47,11 @@ def test_shards_are_counted_in_powers_of_two_and_keep_their_studies():
 def test_the_pages_are_the_same_rendered_in_one_shard_and_in_four(built: Layout):
     generation = _with_export_of(built)
     took = render_site(built, generation, per_shard=1)
-    assert "hugo (4 shards rendered, 0 cached; 0 facet pages rendered, 6 cached), embeds and static links" in took
+    assert "hugo (4 shards rendered, 0 cached; 0 facet pages rendered, 6 cached) and static links" in took
     assert sorted(p.name for p in (generation.folder / "parts").iterdir()) == ["3", "5", "6", "7", "site"]
     assert _differences(built.public, generation.public) == []
     again = _with_export_of(built)
-    assert "hugo (0 shards rendered, 4 cached; 0 facet pages rendered, 6 cached), embeds and static links" in render_site(built, again, per_shard=1)
+    assert "hugo (0 shards rendered, 4 cached; 0 facet pages rendered, 6 cached) and static links" in render_site(built, again, per_shard=1)
     assert _differences(built.public, again.public) == []
 
 
@@ -64,7 +64,7 @@ def test_the_facet_pages_are_the_same_rendered_one_a_run_and_all_in_one(built: L
     shutil.rmtree(built.cache / "pages")
     generation = _with_export_of(built)
     took = render_site(built, generation, facet_pages_per_run=1)
-    assert "hugo (1 shards rendered, 0 cached; 6 facet pages rendered, 0 cached), embeds and static links" in took
+    assert "hugo (1 shards rendered, 0 cached; 6 facet pages rendered, 0 cached) and static links" in took
     assert len(list((generation.folder / "parts").glob("facets-*"))) == 6
     facets = json.loads((generation.folder / "parts" / "facets-0" / "facets.json").read_text(encoding="utf-8"))
     assert facets["raid-level"] == {"title": "RAID level", "chunks": []}
@@ -75,13 +75,13 @@ def test_only_the_shard_of_a_changed_study_is_rendered_again(tmp_path: Path, cap
     layout = copy_project(tmp_path / "project")
     first = new_generation(layout.build)
     prepare(layout, first, quiet=True)
-    assert "hugo (4 shards rendered, 0 cached; 6 facet pages rendered, 0 cached), embeds and static links" in render_site(layout, first, per_shard=1)
+    assert "hugo (4 shards rendered, 0 cached; 6 facet pages rendered, 0 cached) and static links" in render_site(layout, first, per_shard=1)
     bundle = layout.data / MEASURED / "bundle.yaml"
     bundle.write_text(bundle.read_text(encoding="utf-8").replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
     second = new_generation(layout.build)
     prepare(layout, second, quiet=True)
     # its shard, and the two facet pages it is on (doublewrite, compression)
-    assert "hugo (1 shards rendered, 3 cached; 2 facet pages rendered, 4 cached), embeds and static links" in render_site(layout, second, per_shard=1)
+    assert "hugo (1 shards rendered, 3 cached; 2 facet pages rendered, 4 cached) and static links" in render_site(layout, second, per_shard=1)
 
     incremental = shutil.copytree(second.public, tmp_path / "incremental")  # a build removes other generations
 

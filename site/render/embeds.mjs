@@ -1,21 +1,17 @@
 // Build-time embeds: draw each chart of a job (written by ingest/embed_render.py) as a standalone SVG
 // (for documents and readers without JavaScript; a reader's browser makes a PNG of it on request,
 // site/assets/js/png.js), with the same pure renderers as the pages, on a pool of worker threads
-// (embed-worker.mjs), one per core (fewer for few charts).
-// The job: {charts: a file with one chart of the specs a line, count, out: the folder, width}.
+// (embed-worker.mjs), as many as the job says (one per core, fewer for few charts).
+// The job: {charts: a file with one chart of the specs a line, count, out: the folder, width, workers}.
 // Charts are read a batch at a time, so memory does not grow with them.
 // Usage: node embeds.mjs JOB.json
 import {createReadStream, readFileSync} from "node:fs";
-import {availableParallelism} from "node:os";
 import {createInterface} from "node:readline";
 import {Worker} from "node:worker_threads";
 
 const BATCH = 8;  // charts a message: small enough to share the last charts between the workers
-// A worker costs about 0.4 s of CPU to start (jsdom and Plot loaded) and a chart about 4 ms: a second
-// worker shortens the run only past some 200 charts (after one bundle changed, one draws the few charts).
-const CHARTS_A_WORKER = 200;
 const job = JSON.parse(readFileSync(process.argv[2], "utf-8"));
-const size = Math.max(1, Math.min(availableParallelism(), Math.ceil(job.count / CHARTS_A_WORKER)));
+const size = job.workers;  // ingest/embed_render.py chooses: one per core, fewer for few charts
 const workerData = {out: job.out, width: job.width};
 
 const idle = [];
