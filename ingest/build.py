@@ -93,7 +93,7 @@ def hugo_binary() -> Path:
 
 def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> None:
     """Validate, load the generation's database and export its site data (everything before Hugo; the
-    embeds are drawn beside Hugo, render_site).
+    embeds are drawn in render_site).
     Bundles seen before with the same content and code come from the cache (stage.py), and so do
     their studies' own exported files (publish/study_cache.py)."""
     staged, problems, counts = stage_bundles([layout.data], cache=layout.cache)
