@@ -13,7 +13,7 @@ import pytest
 from conftest import FIXTURES, ROOT
 from ingest import embed_cache, embed_specs
 from ingest.build import BuildError, Layout
-from ingest.embed_render import render_embeds
+from ingest.embed_render import EmbedPlan, render_embeds
 from ingest.cache import prune as cache_prune
 from ingest.embed_cache import EmbedCache, code_files
 
@@ -165,3 +165,16 @@ def test_entries_are_copied_into_the_cache_where_files_cannot_be_linked(layout, 
     assert (entries[0] / "chart.svg").stat().st_nlink == 1  # a copy
     counts, second = render(layout, charts, "second")
     assert (counts.made, counts.cached, second) == (0, 2, first)
+
+
+def test_node_gets_a_worker_a_core_and_one_for_few_charts(tmp_path, monkeypatch):
+    """A worker costs about 0.4 s to start: one draws up to CHARTS_A_WORKER charts (and then the build
+    draws them beside Hugo: build.render_site), more get one a core."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+
+    def workers(n: int) -> int:
+        plan = EmbedPlan(out_dir=tmp_path, script=tmp_path / "embeds.mjs", cache=EmbedCache(tmp_path / "cache"),
+                         misses=[("key", f"c{i}", b"{}") for i in range(n)], total=n)
+        return plan.workers
+
+    assert [workers(n) for n in (0, 1, 200, 201, 6800)] == [1, 1, 1, 2, 2]
