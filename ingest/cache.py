@@ -60,10 +60,13 @@ def make_entry(entry: Path, fill: Callable[[Path], None]) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def prune(folder: Path, *, max_bytes: int, now: float | None = None, every: float = 0) -> int:
+def prune(folder: Path, *, max_bytes: int, now: float | None = None, every: float = 0,
+          keep: frozenset[Path] = frozenset()) -> int:
     """Remove the entries unused for MAX_AGE_DAYS, then the least recently used (a folder's
     modification time, which a build touches when it uses the entry) until the rest hold at most
     ``max_bytes``, and temporary folders older than a day; returns how many entries were removed.
+    The entries of ``keep`` (those the running build uses) stay whatever their size: a build whose
+    entries outgrow the bound would otherwise remove some of its own and make them again next time.
     With ``every``, only if the folder was not pruned in the last ``every`` seconds (else 0)."""
     now = time.time() if now is None else now
     if not folder.is_dir():
@@ -84,7 +87,9 @@ def prune(folder: Path, *, max_bytes: int, now: float | None = None, every: floa
     entries.sort(reverse=True)  # most recently used first
     kept, removed = 0, 0
     for used, size, entry in entries:
-        if now - used > MAX_AGE_DAYS * 86400 or kept + size > max_bytes:
+        if entry in keep:
+            kept += size
+        elif now - used > MAX_AGE_DAYS * 86400 or kept + size > max_bytes:
             shutil.rmtree(entry, ignore_errors=True)
             removed += 1
         else:

@@ -154,6 +154,23 @@ def test_a_build_prunes_a_cache_at_most_once_in_a_while(tmp_path):
     assert not old[1].exists()
 
 
+def test_the_entries_a_build_uses_are_kept_past_the_bound(tmp_path):
+    """A build whose entries outgrow the bound keeps them all (the export's cache at 10,000 bundles):
+    the bound removes only older ones."""
+    folder = tmp_path / "cache"
+    now = time.time()
+    entries = []
+    for age, name in enumerate(("aa1", "aa2", "aa3")):
+        entry = folder / "aa" / name
+        entry.mkdir(parents=True)
+        (entry / "chart.svg").write_bytes(b"<svg/>" * 100)  # 600 bytes
+        os.utime(entry, (now - age * 60,) * 2)
+        entries.append(entry)
+    # without keep, the bound of 1,000 bytes would leave the newest only
+    assert cache_prune(folder, max_bytes=1000, now=now, keep=frozenset(entries[:2])) == 1
+    assert [e.exists() for e in entries] == [True, True, False]
+
+
 def test_entries_are_copied_into_the_cache_where_files_cannot_be_linked(layout, monkeypatch):
     charts = [chart("c0"), chart("c1", "Another title")]
     with monkeypatch.context() as patched:

@@ -79,10 +79,11 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
     made = {study: with_artifacts(entry, logs.get(study, [])) for study, entry in made.items()}
     write_artifact_list([a for study in studies for a in (hits[study]["artifacts"] if study in hits else made[study]["artifacts"])],
                         data_dir=data)
+    keys = {study: export_key(known[study], site_url=site_url) for study in studies if study in known}
     for study, entry in made.items():
-        if study in known:
-            store(cache, export_key(known[study], site_url=site_url), entry, out_dir=out_dir)
-    return CacheCounts(made=len(made), cached=len(hits), pruned=prune_entries(cache) if cache else 0)
+        if study in keys:
+            store(cache, keys[study], entry, out_dir=out_dir)
+    return CacheCounts(made=len(made), cached=len(hits), pruned=prune_entries(cache, used=list(keys.values())) if cache else 0)
 
 
 def _export_whole(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path) -> None:
