@@ -132,6 +132,8 @@ class EmbedCache:
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
-    def prune(self, *, now: float | None = None, every: float = 0) -> int:
-        """Remove what the bounds above say; returns how many entries were removed."""
-        return prune(self.folder, max_bytes=MAX_BYTES, now=now, every=every)
+    def prune(self, *, now: float | None = None, every: float = 0, keep: frozenset[str] = frozenset()) -> int:
+        """Remove what the bounds above say, but the entries of the keys ``keep`` (the running build's);
+        returns how many entries were removed."""
+        return prune(self.folder, max_bytes=MAX_BYTES, now=now, every=every,
+                     keep=frozenset(self.entry(key) for key in keep))

@@ -44,6 +44,7 @@ class EmbedPlan:
     cache: EmbedCache
     misses: list[tuple[str, str, bytes]]  # cache key, chart id, spec text
     total: int
+    keys: frozenset[str] = frozenset()  # every chart's cache key (kept when the cache is pruned)
 
     @property
     def workers(self) -> int:
@@ -61,12 +62,14 @@ def plan_embeds(layout, *, export_dir: Path) -> EmbedPlan:
     out_dir = export_dir / "static" / "embed"
     out_dir.mkdir(parents=True, exist_ok=True)
     charts = embed_specs.read_all(export_dir / embed_specs.FOLDER)
-    misses = []
+    misses, keys = [], set()
     for chart_id, text in charts:
         key = chart_key(common, text)
+        keys.add(key)
         if not cache.fetch(key, out_dir, chart_id):
             misses.append((key, chart_id, text))
-    return EmbedPlan(out_dir=out_dir, script=script, cache=cache, misses=misses, total=len(charts))
+    return EmbedPlan(out_dir=out_dir, script=script, cache=cache, misses=misses, total=len(charts),
+                     keys=frozenset(keys))
 
 
 def draw_embeds(plan: EmbedPlan, *, quiet: bool = False) -> CacheCounts:
@@ -85,7 +88,7 @@ def draw_embeds(plan: EmbedPlan, *, quiet: bool = False) -> CacheCounts:
         for key, chart_id, _ in plan.misses:
             plan.cache.store(key, plan.out_dir, chart_id)
     counts = CacheCounts(made=len(plan.misses), cached=plan.total - len(plan.misses),
-                         pruned=plan.cache.prune(every=PRUNE_EVERY))
+                         pruned=plan.cache.prune(every=PRUNE_EVERY, keep=plan.keys))
     if not quiet:
         print(f"embeds: {counts.made} drawn, {counts.cached} from the cache"
               + (f", {counts.pruned} old cache entries removed" if counts.pruned else ""), flush=True)

@@ -104,5 +104,5 @@ def index_search(*, root: Path, public: Path, cache: Path) -> CacheCounts:
         os.utime(entry)  # used now: kept by prune()
     listed = [f"{name}/" for name in parts if name]
     (public / "pagefind" / "parts.json").write_text(json.dumps(listed), encoding="utf-8")
-    pruned = prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY) if missing else 0
+    pruned = prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY, keep=frozenset(entries.values())) if missing else 0
     return CacheCounts(made=len(missing), cached=len(parts) - len(missing), pruned=pruned)

@@ -402,5 +402,6 @@ def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path,
             for future in [runs.submit(own_pages)] + [runs.submit(run, job) for job in jobs]:
                 future.result()
         linking.result()
-    removed = prune(cache / "pages", max_bytes=MAX_BYTES, every=PRUNE_EVERY) if made else 0  # the cache grows only when an entry is stored
+    removed = prune(cache / "pages", max_bytes=MAX_BYTES, every=PRUNE_EVERY,
+                    keep=frozenset(_entry(cache, key) for key in keys)) if made else 0  # the cache grows only when an entry is stored
     return CacheCounts(made=len(made), cached=len(keys) - len(made), pruned=removed)

@@ -242,7 +242,8 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
         ids[record["id"]] = file
         staged.append(Staged(id=record["id"], file=file, entry=folder / key[:2] / key))
     counts = CacheCounts(made=len(todo), cached=len(files) - len(todo),
-                         pruned=prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY))
+                         pruned=prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY,
+                                      keep=frozenset(folder / key[:2] / key for key in keys)))
     return sorted(staged, key=lambda s: s.id), problems, counts
 
 

@@ -13,7 +13,7 @@ import pytest
 from conftest import FIXTURES, ROOT
 from ingest import embed_cache, embed_specs
 from ingest.build import BuildError, Layout
-from ingest.embed_render import EmbedPlan, render_embeds
+from ingest.embed_render import EmbedPlan, plan_embeds, render_embeds
 from ingest.cache import prune as cache_prune
 from ingest.embed_cache import EmbedCache, code_files
 
@@ -116,8 +116,19 @@ def test_prune_removes_entries_unused_for_two_weeks_then_the_least_recently_used
     assert [e.exists() for e in entries] == [False, True, True]
     size = sum(f.stat().st_size for f in entries[2].iterdir())
     monkeypatch.setattr(embed_cache, "MAX_BYTES", size)
+    assert cache.prune(now=now, keep=frozenset({entries[1].name})) == 0  # a key the build uses stays
     assert cache.prune(now=now) == 1
     assert [e.exists() for e in entries] == [False, False, True]
+
+
+def test_a_plan_names_the_cache_entries_of_all_its_charts(layout):
+    """What a build keeps when it prunes the embed cache: every chart's entry, drawn or linked."""
+    charts = [chart(f"c{i}", f"Title {i}") for i in range(3)]
+    render(layout, charts)
+    cache = EmbedCache(layout.cache / "embeds")
+    plan = plan_embeds(layout, export_dir=layout.build / "export")
+    assert (plan.total, plan.misses) == (3, [])
+    assert {cache.entry(key) for key in plan.keys} == {p for shard in cache.folder.iterdir() for p in shard.iterdir()}
 
 
 def test_the_key_covers_every_module_that_draws():
