@@ -28,7 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import copy_project  # noqa: E402
+from ingest import exporter as exporter_module  # noqa: E402
 from ingest.build import Layout, export, load, render_site  # noqa: E402
+from ingest.exporter import Exporter  # noqa: E402
 from ingest.generation import new_generation, remove_stale, switch_to  # noqa: E402
 from ingest.stage import stage_bundles  # noqa: E402
 
@@ -143,12 +145,14 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
     if errors:
         raise SystemExit(f"{len(errors)} errors, first: {errors[0]}")
     done(f"validate and derive ({counts.made} bundles; {counts.cached} cached)", time.perf_counter() - t)
-    t = time.perf_counter()
-    taken = load(layout, generation, staged)
-    done("load (and the export's cached studies linked)", time.perf_counter() - t)
-    t = time.perf_counter()
-    exported = export(layout, generation, staged, taken=taken)
-    done(f"export ({exported.made} studies; {exported.cached} cached)", time.perf_counter() - t)
+    with Exporter(bundles=len(staged)) as exporter:
+        where = "in a process of its own" if exporter.apart else "in the build's process"
+        t = time.perf_counter()
+        load(layout, generation, staged, exporter=exporter)
+        done("load (and the export's cached studies linked)", time.perf_counter() - t)
+        t = time.perf_counter()
+        exported = export(layout, generation, staged, exporter=exporter)
+    done(f"export ({exported.made} studies; {exported.cached} cached; {where})", time.perf_counter() - t)
     # embeds (first, or beside Hugo), hugo and static links, search index: the first two one phase for memory
     steps = list(render_site(layout, generation).items())
     phases.append((steps[0][0], steps[0][1], None, None, None))
@@ -170,7 +174,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000", help="bundle counts, comma-separated")
     parser.add_argument("--huge", action="store_true", help="add 10,000 bundles to the sizes")
+    parser.add_argument("--export-apart-from", type=int, default=exporter_module.APART_FROM,
+                        help="bundles from which the export runs in a process of its own (exporter.APART_FROM)")
     args = parser.parse_args()
+    exporter_module.APART_FROM = args.export_apart_from
     sizes = [int(s) for s in args.sizes.split(",")] + ([10_000] if args.huge else [])
     totals = {}
     for n in sizes:

@@ -7,7 +7,6 @@ leaves the previous outputs untouched and there is never a moment without a site
 
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import os
 import shutil
@@ -24,9 +23,9 @@ import duckdb
 from . import children
 from .generation import (Generation, fixed_links, hugo_config, link_static, new_generation, remove_stale,
                          serve_config, switch_to)
-from .publish import export_all, take_from_cache
 from .publish.artifacts import ArtifactChanged
 from .embed_render import draw_embeds, plan_embeds
+from .exporter import Exporter
 from .preview import write_preview
 from .problems import BuildError, BundleError
 from .search_index import index_search
@@ -103,7 +102,9 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise BundleError(errors)
-    exported = export(layout, generation, staged, taken=load(layout, generation, staged))
+    with Exporter(bundles=len(staged)) as exporter:
+        load(layout, generation, staged, exporter=exporter)
+        exported = export(layout, generation, staged, exporter=exporter)
     if not quiet:
         print(f"studies: {exported.made} exported, {exported.cached} from the cache"
               + (f", {exported.pruned} old cache entries removed" if exported.pruned else ""), flush=True)
@@ -111,41 +112,27 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
     export_duckdb_wasm(layout.root / "node_modules", static_dir=generation.export / "static")
 
 
-def load(layout: Layout, generation: Generation, staged: list[Staged]) -> dict[str, dict]:
+def load(layout: Layout, generation: Generation, staged: list[Staged], *, exporter: Exporter) -> None:
     """Load the generation's database from the staged bundles (the published database's rows of
-    unchanged studies are copied instead of read from their entries) while the studies the export
-    has in its cache are linked into the generation's export; returns their records
-    (publish.take_from_cache)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        taking = pool.submit(take_from_cache, out_dir=generation.export, cache=layout.cache / "export",
-                             bundle_keys={s.id: s.key for s in staged}, site_url=site_url() or "")
-        build_database_from(staged, db_path=generation.database,
-                            previous=layout.build / "current" / generation.database.name)
-        return taking.result()
+    unchanged studies are copied instead of read from their entries) while the exporter links the
+    studies the export has in its cache into the generation's export."""
+    taking = exporter.take(out_dir=generation.export, cache=layout.cache / "export",
+                           bundle_keys={s.id: s.key for s in staged}, site_url=site_url() or "")
+    build_database_from(staged, db_path=generation.database,
+                        previous=layout.build / "current" / generation.database.name)
+    taking.result()  # (if the load fails, the exporter waits for the links, or stops them, as it ends)
 
 
-def export(layout: Layout, generation: Generation, staged: list[Staged], *, taken: dict[str, dict]) -> CacheCounts:
-    """Export the generation's site data (publish.export_all): a study whose bundle entry (and the site's
-    address) is unchanged is not exported again, its files linked in already (``taken``, load's, which
-    this uses up). Then the memory the export held goes back to the system: glibc keeps what Python
-    frees, and Hugo and Node run next (at 1,000 bundles the process still held 0.33 GiB of the export's
-    peak of 0.81 after it, 0.27 once handed back)."""
+def export(layout: Layout, generation: Generation, staged: list[Staged], *, exporter: Exporter) -> CacheCounts:
+    """Export the generation's site data (publish.export_all) on the ``exporter``: a study whose
+    bundle entry (and the site's address) is unchanged is not exported again, its files linked in
+    already (by load)."""
     try:
-        return export_all(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
-                          site_url=site_url() or "", cache=layout.cache / "export",
-                          bundle_keys={s.id: s.key for s in staged}, taken=taken)
+        return exporter.export(db_path=generation.database, out_dir=generation.export, bundles=layout.data,
+                               site_url=site_url() or "", cache=layout.cache / "export",
+                               bundle_keys={s.id: s.key for s in staged})
     except ArtifactChanged as exc:
         raise BuildError(str(exc)) from None
-    finally:
-        taken.clear()
-        _hand_back_memory()
-
-
-def _hand_back_memory() -> None:
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (AttributeError, OSError):  # not glibc
-        pass
 
 
 def site_url() -> str | None:

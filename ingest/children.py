@@ -12,7 +12,8 @@ import sys
 PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): the signal a process gets when its parent dies
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
+    """Have the calling process killed when its parent dies (run first thing in a child)."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
@@ -20,5 +21,5 @@ def _die_with_parent() -> None:
 def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
     """``subprocess.run(cmd, **kwargs)`` for a child that must not outlive this process."""
     if sys.platform.startswith("linux"):
-        kwargs["preexec_fn"] = _die_with_parent
+        kwargs["preexec_fn"] = die_with_parent
     return subprocess.run(cmd, **kwargs)
