@@ -29,11 +29,19 @@ CHANGED = "Changed on purpose"
 DRIVER = textwrap.dedent("""
     import os, signal, sys, threading, time
     from pathlib import Path
-    from ingest import build, embed_render, generation, stage
+    from ingest import build, embed_render, exporter, generation, stage
     from ingest.build import Layout, build_site
 
     def die():
+        mine = [p.name for p in Path("/proc").iterdir() if p.name.isdigit() and _parent(p) == os.getpid()]
+        print("children:", *mine, flush=True)
         os.kill(os.getpid(), signal.SIGKILL)
+
+    def _parent(proc):
+        try:
+            return int((proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[1])
+        except OSError:
+            return None
 
     def after(module, name):
         original = getattr(module, name)
@@ -57,7 +65,10 @@ DRIVER = textwrap.dedent("""
     if phase == "load":
         after(stage, "insert_bundles")  # the rows are in the new database, not yet checkpointed
     elif phase == "export":
-        after(build, "export_all")
+        after(exporter, "export_all")
+    elif phase == "export apart":  # the export in a process of its own (killed with the build)
+        exporter.APART_FROM = 1
+        during(build, "export", 1.0)
     elif phase == "embeds":
         during(embed_render.children, "run", 0.5)
     elif phase == "hugo":
@@ -113,6 +124,14 @@ def kill_at(layout: Layout, phase: str) -> subprocess.CompletedProcess:
                           text=True, timeout=300)
 
 
+def alive(pid: str) -> bool:
+    """Whether a process runs (a zombie, which the container may not reap, has ended)."""
+    try:
+        return (Path("/proc") / pid / "stat").read_bytes().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
 def children_of(layout: Layout) -> list[str]:
     """Command lines of live processes that name this project (a Hugo or Node left running)."""
     found = []
@@ -126,7 +145,7 @@ def children_of(layout: Layout) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("phase", ["load", "export", "embeds", "hugo", "switch", "links"])
+@pytest.mark.parametrize("phase", ["load", "export", "export apart", "embeds", "hugo", "switch", "links"])
 def test_a_build_killed_at_any_phase_leaves_the_outputs_whole_and_together(project, phase):
     done = kill_at(project, phase)
     assert done.returncode == -9, done.stderr[-2000:]
@@ -134,9 +153,14 @@ def test_a_build_killed_at_any_phase_leaves_the_outputs_whole_and_together(proje
     assert published_title(project) == ((True,) * 3 if phase == "links" else (False,) * 3)
     assert len(list(project.build.glob("gen-*"))) == 2  # the killed build's or the one it replaced: not yet removed
     deadline = time.monotonic() + 5
-    while children_of(project) and time.monotonic() < deadline:
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("children:")]
+    pids = line.split()[1:]
+    if phase == "export apart":
+        assert pids  # the exporter (and multiprocessing's resource tracker)
+    while (children_of(project) or any(map(alive, pids))) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert children_of(project) == []  # Hugo and Node died with the build
+    assert [pid for pid in pids if alive(pid)] == []  # and so did every other child
     build_site(project)
     assert published_title(project) == (True, True, True)
     assert [p.name for p in project.build.glob("gen-*")] == [os.readlink(project.build / "current")]
