@@ -28,18 +28,22 @@ from .citation import study_reference, write_references
 from .sql_page import export_sql
 from .quality import export_quality
 from .study import export_studies
-from .study_cache import export_key, head, lookup, prune_entries, record, restore, store, with_artifacts
+from .study_cache import AGGREGATED, export_key, head, lookup, prune_entries, record, restore, store, with_artifacts
 from ..cache import CacheCounts
 
 
 def take_from_cache(*, out_dir: Path, cache: Path, bundle_keys: dict[str, str], site_url: str = "") -> dict[str, dict]:
     """The records of the studies whose outputs the export's cache holds (study_cache.py: by each study's
-    bundle entry key, ``bundle_keys``, and the site's address), their files linked into the export
-    ``out_dir``. It needs no database: the build does it while the database loads."""
-    hits = lookup(cache, {s: export_key(key, site_url=site_url) for s, key in bundle_keys.items()})
+    bundle entry key, ``bundle_keys``, and the site's address), what the aggregate steps read of them
+    (study_cache.AGGREGATED), their files linked into the export ``out_dir``. It needs no database: the
+    build does it while the database loads."""
+    hits: dict[str, dict] = {}
     made: set[Path] = set()
-    for hit in hits.values():
-        restore(hit, out_dir=out_dir, made=made)
+    for study, key in bundle_keys.items():
+        hit = lookup(cache, export_key(key, site_url=site_url))
+        if hit is not None:  # (whole records are read one at a time: the rest of each is let go here)
+            restore(hit, out_dir=out_dir, made=made)
+            hits[study] = {k: hit[k] for k in AGGREGATED}
     return hits
 
 
@@ -147,11 +151,12 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: st
     """Everything of the export but the artifacts and the whole database's files: the per-study outputs
     of the studies of ``todo``, STUDIES_PER_BATCH at a time (those of ``hits`` are being linked in
     place), and every aggregate, from the records of both. Returns the records of ``todo``, for the cache."""
-    materialise_views(con)
+    materialise_views(con, where=IN_TODO if hits else "TRUE")  # (todo's rows: set_todo(todo) ran)
     made: dict[str, dict] = {}
     for n in range(0, len(todo), STUDIES_PER_BATCH):
         set_todo(con, todo[n:n + STUDIES_PER_BATCH])
         made.update(_export_batch(con, out_dir=out_dir, site_url=site_url))
+    release_views(con)  # only todo's studies' rows: what follows reads every study
     data = out_dir / "data"
     records = {**hits, **made}
     ordered = sorted(records)
@@ -159,7 +164,6 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: st
     (data / "study_list.json").write_text(json.dumps({s["id"]: s for s in studies}, ensure_ascii=False), encoding="utf-8")
     (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
     write_explore_index(con, out_dir=data, entries={s: records[s]["explore"] for s in ordered})
-    release_views(con)  # the last that reads them
     write_compare_index(out_dir=data, entries={s: records[s]["compare"] for s in ordered})
     facets = facet_pages_data({s: records[s]["facets"] for s in ordered})
     write_facets(facets, data_dir=data)

@@ -53,6 +53,12 @@ HEAD = ("id", "title", "baseline", "systems", "sources")
 LISTED = ("id", "title", "summary", "value_count", "systems", "sources")
 
 
+# What the export's aggregate steps read of a cached study's record (publish/__init__.py: _export_pages,
+# write_artifact_list): a build holds these of every unchanged study until the end of its export (at
+# 1,000 bundles the whole records held 133 MiB; the rest is for its entry's files and the study's own).
+AGGREGATED = ("listed", "explore", "compare", "facets", "embeds", "artifacts")
+
+
 def head(doc: dict) -> dict:
     return {k: doc[k] for k in HEAD}
 
@@ -92,18 +98,16 @@ def _entry(folder: Path, key: str) -> Path:
     return folder / key[:2] / key
 
 
-def lookup(folder: Path, keys: dict[str, str]) -> dict[str, dict]:
-    """The records of the studies of ``keys`` (study: key) that have a whole entry."""
-    found = {}
-    for study, key in keys.items():
-        entry = _entry(folder, key)
-        try:
-            record = json.loads((entry / RECORD).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if all((entry / str(i)).is_file() for i in range(len(record["files"]))):
-            found[study] = {**record, "entry": entry}
-    return found
+def lookup(folder: Path, key: str) -> dict | None:
+    """The record of the entry of ``key``, if it is whole (None otherwise)."""
+    entry = _entry(folder, key)
+    try:
+        record = json.loads((entry / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if all((entry / str(i)).is_file() for i in range(len(record["files"]))):
+        return {**record, "entry": entry}
+    return None
 
 
 def restore(record: dict, *, out_dir: Path, made: set[Path]) -> None:
@@ -134,7 +138,7 @@ def store(folder: Path, key: str, record: dict, *, out_dir: Path) -> None:
         try:
             os.replace(tmp, final)
         except OSError:
-            if not lookup(folder, {"": key}):  # unless a concurrent build stored it first
+            if not lookup(folder, key):  # unless a concurrent build stored it first
                 raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
