@@ -165,8 +165,10 @@ def export_embeds(own: dict[str, list[dict]], facets: dict, *, static_dir: Path,
     for item in every:
         groups.setdefault(item["prefix"], []).append(item["entry"])
     (static_dir / "embed").mkdir(parents=True, exist_ok=True)
-    (static_dir / "embed" / "index.json").write_text(
-        json.dumps({"charts": [item["entry"] for item in every]}, ensure_ascii=False, indent=1), encoding="utf-8")
+    # one chart a line (json's C encoder: with indent=, Python's own, 1.4 s of a one-change export at
+    # 1,000 bundles)
+    charts = ",\n".join(json.dumps(item["entry"], ensure_ascii=False) for item in every)
+    (static_dir / "embed" / "index.json").write_text(f'{{"charts": [\n{charts}\n]}}\n', encoding="utf-8")
     (data_dir / "embeds.json").write_text(json.dumps(groups, ensure_ascii=False), encoding="utf-8")
 
 
