@@ -83,15 +83,16 @@ def _mounts(site: Path, *, export: Path | None, extra: list[tuple[str, str]], da
 
 
 def hugo_config(site: Path, generation: Generation, *, data: Path | None = None, name: str = "hugo-mounts.toml",
-                segment: list[str] | None = None) -> Path:
+                lines: list[str] | None = None) -> Path:
     """A config file that Hugo reads after site/hugo.toml (``--config a,b``: the later file's module
     mounts replace the earlier's): the same mounts, with the exported data read from ``generation``
     (its data folder from ``data`` when given: a shard's, shards.py), but for the exported static files,
     which the build links into the site itself (link_static): Hugo copied them one by one, 6 to 8 s of
-    its 10 to 12 at 1,000 bundles (22,000 files). ``segment``: config lines that add a segment to render."""
+    its 10 to 12 at 1,000 bundles (22,000 files). ``lines``: config lines after the mounts (a segment to
+    render, params)."""
     path = generation.folder / name
-    lines = _mounts(site, export=generation.export, extra=[], data=data) + (segment or [])
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    text = _mounts(site, export=generation.export, extra=[], data=data) + (lines or [])
+    path.write_text("\n".join(text) + "\n", encoding="utf-8")
     return path
 
 
