@@ -69,7 +69,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-embeds-") as tmp:
         root = Path(tmp)
         specs = args.specs or specs_of_bundles(args.bundles, root)
-        read = embed_specs.read_all if specs.is_dir() else embed_specs.read
+        read = embed_specs.read_each if specs.is_dir() else embed_specs.read
         charts = [text.decode("utf-8") for _, text in read(specs)][:args.first]
         for name in ("site", "node_modules"):
             (root / name).symlink_to(ROOT / name)

@@ -33,7 +33,7 @@ from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, common_
                      facet_run_data, facet_segment, missing, render_pages, shard_keys, split_data)
 from .cache import CacheCounts
 from .digests import Digests
-from .stage import Staged, build_database_from, stage_bundles
+from .stage import Staged, stage_bundles
 from .wasm_files import export_duckdb_wasm
 
 
@@ -114,13 +114,12 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
 
 def load(layout: Layout, generation: Generation, staged: list[Staged], *, exporter: Exporter) -> None:
     """Load the generation's database from the staged bundles (the published database's rows of
-    unchanged studies are copied instead of read from their entries) while the exporter links the
-    studies the export has in its cache into the generation's export."""
-    taking = exporter.take(out_dir=generation.export, cache=layout.cache / "export",
-                           bundle_keys={s.id: s.key for s in staged}, site_url=site_url() or "")
-    build_database_from(staged, db_path=generation.database,
-                        previous=layout.build / "current" / generation.database.name)
-    taking.result()  # (if the load fails, the exporter waits for the links, or stops them, as it ends)
+    unchanged studies are copied instead of read from their entries) on the exporter's worker, while it
+    links the studies the export has in its cache into the generation's export."""
+    exporter.take(out_dir=generation.export, cache=layout.cache / "export",
+                  bundle_keys={s.id: s.key for s in staged}, site_url=site_url() or "")
+    exporter.load(staged=staged, db_path=generation.database,
+                  previous=layout.build / "current" / generation.database.name)
 
 
 def export(layout: Layout, generation: Generation, staged: list[Staged], *, exporter: Exporter) -> CacheCounts:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Iterator
 
 from .problems import BuildError
 
@@ -35,9 +36,11 @@ def read(path: Path) -> list[tuple[str, bytes]]:
     return [(_id(text, path=path), text) for text in texts if text]
 
 
-def read_all(folder: Path) -> list[tuple[str, bytes]]:
-    """Each chart of every file of ``folder`` (a study's, as ``write`` wrote it), by file name."""
-    return [chart for path in sorted(folder.glob("*.json")) for chart in read(path)] if folder.is_dir() else []
+def read_each(folder: Path) -> Iterator[tuple[str, bytes]]:
+    """Each chart of every file of ``folder`` (a study's, as ``write`` wrote it), by file name, a file
+    read at a time."""
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        yield from read(path)
 
 
 def _id(text: bytes, *, path: Path) -> str:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ingest.embed_specs import read, read_all, write
+from ingest.embed_specs import read, read_each, write
 from ingest.problems import BuildError
 
 
@@ -51,8 +51,8 @@ def test_a_line_without_an_id_is_named(tmp_path):
 
 def test_a_folder_is_read_file_by_file_in_name_order(tmp_path):
     folder = tmp_path / "embed-specs"
-    assert read_all(folder) == []  # an export with no charts has none
+    assert list(read_each(folder)) == []  # an export with no charts has none
     folder.mkdir()
     write(folder / "b-study.json", ['{"id": "b1"}', '{"id": "b2"}'])
     write(folder / "a-study.json", ['{"id": "a1"}'])
-    assert [chart_id for chart_id, _ in read_all(folder)] == ["a1", "b1", "b2"]
+    assert [chart_id for chart_id, _ in read_each(folder)] == ["a1", "b1", "b2"]

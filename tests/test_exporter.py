@@ -1,6 +1,6 @@
-"""The export in a process of its own (ingest/exporter.py): from APART_FROM bundles on, what it writes
-is what the build's own process writes, its errors come back as they were raised, and a failed build
-stops it."""
+"""The load and the export in a process of their own (ingest/exporter.py): from APART_FROM bundles on,
+what they write is what the build's own process writes, their errors come back as they were raised,
+and a failed build stops them."""
 
 from __future__ import annotations
 
