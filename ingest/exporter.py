@@ -3,7 +3,7 @@ in a process of its own, so that all the memory the two held goes back to the sy
 before Node and Hugo run. Python keeps most of what it frees (its allocators and glibc's), and DuckDB
 keeps some of what it used: at 10,000 bundles the build's process still held 1.28 GiB through Hugo
 after an export that peaked at 3.04 GiB, and the whole process tree reached 4.51 GiB beside Hugo's two
-runs; with the export alone in a process of its own, it held 0.86 GiB, what the load left.
+runs; with the export alone in a process of its own, the build still held 0.64 GiB after the load.
 
 The worker does three things in turn: it starts linking the studies the export's cache holds into the
 new export (publish.take_from_cache, on a thread), loads the database meanwhile (stage.py), then
