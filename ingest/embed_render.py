@@ -80,7 +80,9 @@ def draw_embeds(plan: EmbedPlan, *, quiet: bool = False) -> CacheCounts:
     if plan.misses:
         node = _node()
         workers = plan.workers
-        with tempfile.TemporaryDirectory(prefix="benchdb-embeds-") as tmp:
+        # beside the export (out_dir is <export>/static/embed): in a build, in its generation's folder,
+        # which the next build removes if this one is killed
+        with tempfile.TemporaryDirectory(prefix=".embeds-", dir=plan.out_dir.parents[2]) as tmp:
             job = Path(tmp) / "job.json"
             lines = Path(tmp) / "charts.jsonl"
             with lines.open("wb") as out:
