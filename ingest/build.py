@@ -29,8 +29,9 @@ from .exporter import Exporter
 from .preview import write_preview
 from .problems import BuildError, BundleError
 from .search_index import index_search
-from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, common_digest, facet_keys, facet_pages_of,
-                     facet_run_data, facet_segment, missing, render_pages, shard_keys, split_data)
+from .page_keys import charts_of, common_digest, facet_keys, files_by_study, study_keys
+from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, facet_pages_of, facet_run_data, facet_segment,
+                     missing, render_pages, split_data)
 from .cache import CacheCounts
 from .digests import Digests
 from .stage import Staged, stage_bundles
@@ -222,47 +223,56 @@ SITE_RUN = ["[params]", "  chart_embed_pages = false"]
 
 def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD,
                     facet_pages_per_run: int = FACET_PAGES_PER_RUN,
-                    before_hugo: Callable[[], None] = lambda: None) -> tuple[CacheCounts, CacheCounts]:
+                    before_hugo: Callable[[], None] = lambda: None) -> tuple[CacheCounts, int, CacheCounts]:
     """Hugo renders the generation's pages from its export (shards.py): the site's own pages over a cut
-    of all the data; each shard of studies over its own data; the facet pages, a few runs of them, each
-    over its pages' data; shards and facet pages from the cache where nothing they read changed.
-    ``before_hugo`` runs once the runs are planned, before the first starts. Returns how many shards,
-    and how many facet pages, were rendered and found in the cache."""
+    of all the data; the pages of the studies that the cache does not hold (page_keys.py), a run a
+    shard, over those studies' data; the facet pages, a few runs of them, each over its pages' data.
+    ``before_hugo`` runs once the runs are planned, before the first starts. Returns how many studies'
+    pages were rendered and found in the cache, in how many runs, and how many facet pages."""
     data = generation.export / "data"
-    parts = split_data(data=data, out=generation.folder / "parts", per_shard=per_shard)
     common = common_digest(root=layout.root, site_url=site_url() or "")
     assets = generation.export / "assets"
     digests = Digests(layout.cache / "digests" / "pages.json")
-    keys = shard_keys(common=common, shards=parts.shards, assets=assets, digests=digests)
+    values: dict = {}  # the data files, parsed once
+    keys = study_keys(common=common, data=data, assets=assets, digests=digests, values=values)
     facets, pages = facet_pages_of(data)
-    page_keys = facet_keys(common=common, data=data, facets=facets, pages=pages, assets=assets, digests=digests)
+    page_keys = facet_keys(common=common, data=data, facets=facets, pages=pages, assets=assets, digests=digests,
+                           values=values)
     digests.save()
-    absent = missing(layout.cache, keys + page_keys)
+    absent = missing(layout.cache, [*keys.values(), *page_keys])
+    parts = split_data(data=data, out=generation.folder / "parts", per_shard=per_shard,
+                       render={study for study, key in keys.items() if key in absent}, values=values)
 
     def config(part: Path, name: str, *, lines: list[str] | None = None) -> Path:
         return hugo_config(layout.site, generation, data=part, name=name, lines=lines)
 
-    def shard_job(part: Shard, key: str) -> Job:
+    def shard_job(part: Shard) -> Job:
+        def files(run: Path) -> dict[str, list[str]]:
+            found, _ = files_by_study(run, studies=part.studies, charts=charts_of(part.data))
+            return {keys[study]: found[study] for study in part.studies}
         return Job(render=lambda to: _hugo(layout, config=config(part.data, f"hugo-mounts-{part.number}.toml"),
                                            destination=to, segments="studies"),
-                   entries={key: None})
+                   keys=tuple(keys[study] for study in part.studies), files=files)
 
-    jobs = [shard_job(part, key) for part, key in zip(parts.shards, keys) if key in absent]
+    jobs = [shard_job(part) for part in parts.shards]
     todo = [(page, key) for page, key in zip(pages, page_keys) if key in absent]
     for n in range(0, len(todo), facet_pages_per_run):
         batch = todo[n:n + facet_pages_per_run]
         folder = facet_run_data(data=data, out=generation.folder / "parts" / f"facets-{n}",
-                                facets=facets, pages=[p for p, _ in batch])
+                                facets=facets, pages=[p for p, _ in batch], values=values)
         run_config = config(folder, f"hugo-facets-{n}.toml", lines=facet_segment([p for p, _ in batch]))
         jobs.append(Job(render=lambda to, c=run_config: _hugo(layout, config=c, destination=to, segments="facets"),
-                        entries={key: (page.file,) for page, key in batch}))
+                        keys=tuple(key for _, key in batch),
+                        files=lambda _, b=batch: {key: [page.file] for page, key in b}))
+    values.clear()
     before_hugo()
     counts = render_pages(
-        cache=layout.cache, keys=keys + page_keys, jobs=jobs, public=generation.public, own=generation.folder / "site",
+        cache=layout.cache, keys=[*keys.values(), *page_keys], jobs=jobs, public=generation.public,
+        own=generation.folder / "site",
         site=lambda to: _hugo(layout, config=config(parts.site, "hugo-mounts.toml", lines=SITE_RUN), destination=to,
                               segments="site,views"))
-    made = sum(key in absent for key in keys)
-    return (CacheCounts(made=made, cached=len(keys) - made, pruned=counts.pruned),
+    made = sum(len(part.studies) for part in parts.shards)
+    return (CacheCounts(made=made, cached=len(keys) - made, pruned=counts.pruned), len(parts.shards),
             CacheCounts(made=len(todo), cached=len(pages) - len(todo), pruned=0))
 
 
@@ -300,11 +310,11 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         planning = pool.submit(plan_embeds, layout, export_dir=generation.export)
-        shards, pages = render_pages_of(layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run,
+        studies, runs, pages = render_pages_of(layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run,
                                         before_hugo=before_hugo)
         for done in linking:
             done.result()
-    took[f"hugo ({shards.made} shards rendered, {shards.cached} cached; "
+    took[f"hugo ({studies.made} studies rendered, {studies.cached} cached, in runs: {runs}; "
          f"{pages.made} facet pages rendered, {pages.cached} cached) and static links"] = time.perf_counter() - start_hugo
     start = time.perf_counter()
     counts = index_search(root=layout.root, public=generation.public, cache=layout.cache)

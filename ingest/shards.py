@@ -9,22 +9,24 @@ rest. The build then runs Hugo
 
 - once over a cut of the exported data, rendering only the pages of ``site`` and ``views`` (home,
   lists, Explore, Compare, /sql/, ...);
-- once per shard, a group of studies (``shard_of``: by the SHA-256 of the study's id, so a study stays
-  in its shard as others come and go), over that shard's studies' data only (``split_data``: each
-  exported data file cut by study, as ``CATALOGUE`` says), rendering only the pages of ``studies``;
+- for the studies whose pages the cache does not hold, once per shard of them (``shard_of``: by the
+  SHA-256 of the study's id, so a study stays in its shard as others come and go), over those
+  studies' data only (``split_data``: each exported data file cut by study, as ``CATALOGUE`` says),
+  rendering only the pages of ``studies``;
 - for the facet pages (/raid-level/, /raid-level/2/, ...: twenty studies a page, the most costly pages
   of the site), a few runs, each over the data of its pages only (``facet_run_data``), rendering
   only them (a segment made for the run: ``facet_segment``).
 
-A shard's pages, and each facet page, are kept in ``build/cache/pages/`` under the SHA-256 of
-everything its run reads (the site's templates, assets and config, the content, the npm packages'
-lock, Hugo's version, the deployment's address, its data and the exported assets it can read): after
-one bundle changed, only its shard and the facet pages it is on are rendered again. As a run sees no
-other study's data, a study's pages cannot depend on another study, and the pages are the same
-whichever run renders them (tests/test_shards.py renders the project's studies in one shard and in
-several, and the facet pages in one run and one a run, and compares them byte for byte). No run
-writes into the site's folder: each writes into its cache entry (or the site's own pages into a
-folder of their own), whose files are then linked in, the cached ones while Hugo runs.
+Each study's pages, and each facet page, are kept in ``build/cache/pages/`` under the SHA-256 of
+everything a run of it alone reads (page_keys.py: the site's templates, assets and config, the
+content, the npm packages' lock, Hugo's version, the deployment's address, its data and the exported
+assets it can read): after one bundle changed, only its study's pages and the facet pages it is on
+are rendered again. As a run sees no other study's data, a study's pages cannot depend on another
+study, and the pages are the same whichever run renders them (tests/test_shards.py renders the
+project's studies in one shard and in several, and the facet pages in one run and one a run, and
+compares them byte for byte). No run writes into the site's folder: each writes into a folder of its
+own, whose files are then moved into their cache entries (page_keys.files_by_study) and linked in,
+the cached ones while Hugo runs.
 """
 
 from __future__ import annotations
@@ -35,14 +37,12 @@ import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from importlib.metadata import version
 from pathlib import Path
 from typing import Callable
 
 from .cache import PRUNE_EVERY, TMP, CacheCounts, make_entry, prune
-from .digests import Digests
 from .problems import BuildError
-from .publish.facets import PAGES as FACET_PAGES, page_name
+from .publish.facets import page_name
 
 STUDIES_PER_SHARD = 128  # at most, on average: the shard count is the power of two that allows it
 MAX_BYTES = 4 * 2**30  # the page cache's bound (cache.prune)
@@ -125,9 +125,20 @@ def _write(path: Path, value) -> None:
     path.write_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
-def split_data(*, data: Path, out: Path, per_shard: int = STUDIES_PER_SHARD) -> Parts:
+def loaded(data: Path, name: str, values: dict):
+    """The exported data file ``name``, parsed once for a build into ``values`` (a dict it fills)."""
+    if name not in values:
+        values[name] = json.loads((data / name).read_text(encoding="utf-8"))
+    return values[name]
+
+
+def split_data(*, data: Path, out: Path, per_shard: int = STUDIES_PER_SHARD, render: set[str] | None = None,
+               values: dict | None = None) -> Parts:
     """Write the site's cut of the exported ``data`` folder into ``out/site/`` and each shard's into
-    ``out/<n>/``; return them (the shards that have studies, each with its studies in order)."""
+    ``out/<n>/``; return them (the shards that have studies, each with its studies in order). With
+    ``render``, a shard holds only those of its studies (the studies whose pages are rendered), and a
+    shard with none is left out. ``values``: the data files parsed already (``loaded``)."""
+    values = {} if values is None else values
     names = sorted(p.name for p in data.iterdir())
     unknown = [n for n in names if n not in CATALOGUE]
     if unknown:
@@ -136,7 +147,7 @@ def split_data(*, data: Path, out: Path, per_shard: int = STUDIES_PER_SHARD) -> 
     studies = sorted(p.stem for p in (data / "studies").glob("*.json"))
     count = shard_count(len(studies), per_shard=per_shard)
     groups: dict[int, list[str]] = {}
-    for study in studies:
+    for study in studies if render is None else sorted(render):
         groups.setdefault(shard_of(study, count), []).append(study)
     parts = Parts(out / "site", [Shard(n, tuple(ids), out / str(n)) for n, ids in sorted(groups.items())])
     parts.site.mkdir(parents=True)
@@ -153,7 +164,7 @@ def split_data(*, data: Path, out: Path, per_shard: int = STUDIES_PER_SHARD) -> 
                     if (data / name / f"{study}.json").is_file():
                         os.link(data / name / f"{study}.json", shard.data / name / f"{study}.json")
             continue
-        value = None if rule in (None, "whole") else json.loads((data / name).read_text(encoding="utf-8"))
+        value = None if rule in (None, "whole") or not parts.shards else loaded(data, name, values)
         if site is not None:
             os.link(data / name, parts.site / (site["as"] if isinstance(site, dict) else name))
         for shard in parts.shards if rule is not None else ():
@@ -197,13 +208,14 @@ def _facet_rules(data: Path) -> dict[str, str]:
             if rules["facets"] is not None and (data / name).exists()}
 
 
-def _by_study(data: Path) -> dict[str, dict[str, dict]]:
+def _by_study(data: Path, values: dict | None = None) -> dict[str, dict[str, dict]]:
     """Each data file a run of facet pages reads "by study" (a map of lists of rows), its entries by
-    the study their rows are of: a page's part is the entries of its studies."""
+    the study their rows are of: a page's part is the entries of its studies. ``values``: the data
+    files parsed already (``loaded``)."""
     found: dict[str, dict[str, dict]] = {}
     for name, rule in _facet_rules(data).items():
         if rule == "by study":
-            value = json.loads((data / name).read_text(encoding="utf-8"))
+            value = loaded(data, name, {} if values is None else values)
             if not isinstance(value, dict):
                 raise BuildError(f"{data / name}: a run of facet pages reads it by study, so it must be a map of lists of rows")
             for key, rows in value.items():
@@ -218,31 +230,6 @@ def _of_studies(by_study: dict[str, dict], studies) -> dict:
     return dict(sorted({key: rows for study in studies for key, rows in by_study.get(study, {}).items()}.items()))
 
 
-def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage], assets: Path,
-               digests: Digests) -> list[str]:
-    """The key of each facet page in the page cache: ``common``, what a run of that page alone reads of
-    the data (its facet's part of facets.json and the others' titles, its file, its studies' part of
-    the files read by study, the files read whole) and the exported assets of no study."""
-    rules = _facet_rules(data)
-    unknown = sorted(n for n, r in rules.items() if r not in ("whole", "by study", "facets of the run", "page files"))
-    if unknown:
-        raise BuildError(f"{data / unknown[0]}: no rule {rules[unknown[0]]!r} for facet pages in ingest/shards.py's CATALOGUE")
-    by_study = _by_study(data)
-    shared = hashlib.sha256(f"{common}\n".encode())
-    _digest_files(shared, data, [data / name for name, rule in rules.items() if rule == "whole"], digests)
-    files, everyone = _assets(assets)
-    _digest_files(shared, assets, [p for p in files if p.stem not in everyone], digests)
-    keys = []
-    for page in pages:
-        digest = shared.copy()
-        digest.update(json.dumps([_facets_cut(facets, [page]), *(_of_studies(by_study[name], page.studies)
-                                                                  for name in sorted(by_study))],
-                                 ensure_ascii=False).encode())
-        _digest_files(digest, data, [data / FACET_PAGES / f"{page.name}.json"], digests)
-        keys.append(digest.hexdigest())
-    return keys
-
-
 def facet_segment(pages: list[FacetPage]) -> list[str]:
     """The segment of a run of ``pages`` (config lines for Hugo): those pages, and nothing else (not the
     section Hugo makes of a facet whose first page is not in the run)."""
@@ -250,11 +237,12 @@ def facet_segment(pages: list[FacetPage]) -> list[str]:
     return ["[segments]", "  [segments.facets]", "    [[segments.facets.includes]]", f"      path = {json.dumps('{' + paths + '}')}"]
 
 
-def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage]) -> Path:
-    """Write the data a run of ``pages`` reads (CATALOGUE's "facets") into ``out``; returns it."""
+def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage], values: dict | None = None) -> Path:
+    """Write the data a run of ``pages`` reads (CATALOGUE's "facets") into ``out``; returns it.
+    ``values``: the data files parsed already (``loaded``)."""
     out.mkdir(parents=True)
     studies = sorted({s for p in pages for s in p.studies})
-    by_study = _by_study(data)
+    by_study = _by_study(data, values)
     for name, rule in _facet_rules(data).items():
         if rule == "whole":
             os.link(data / name, out / name)
@@ -267,49 +255,6 @@ def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage
             for page in pages:
                 os.link(data / name / f"{page.name}.json", out / name / f"{page.name}.json")
     return out
-
-
-def _digest_files(digest, root: Path, paths, digests: Digests | None = None) -> None:
-    """Add each file of ``paths`` to ``digest``: its path from ``root``, its size and its SHA-256 (of the
-    files the build wrote, remembered from one build to the next by ``digests``: digests.py)."""
-    for path in paths:
-        sha = digests.of(path, written_by_build=True) if digests else hashlib.sha256(path.read_bytes()).hexdigest()
-        digest.update(f"{path.relative_to(root).as_posix()}\n{path.stat().st_size}\n{sha}\n".encode())
-
-
-def common_digest(*, root: Path, site_url: str) -> str:
-    """What every shard's run reads besides its data: the site (templates, assets, config), the
-    content, the npm packages bundled into its scripts, Hugo, the deployment's address."""
-    digest = hashlib.sha256()
-    for folder in ("site", "content"):
-        base = root / folder
-        _digest_files(digest, root, sorted(p for p in base.rglob("*") if p.is_file()
-                                           and p.relative_to(base).as_posix() not in HUGO_WRITES
-                                           and p.relative_to(base).parts[0] != "resources"))
-    lock = root / "node_modules" / ".package-lock.json"
-    digest.update(lock.read_bytes() if lock.is_file() else b"no lock")
-    digest.update(json.dumps({"hugo": version("hugo"), "site_url": site_url}).encode())
-    return digest.hexdigest()
-
-
-def _assets(assets: Path) -> tuple[list[Path], set[str]]:
-    """The exported assets (sorted), and the studies that have assets of their own."""
-    files = sorted(p for p in assets.rglob("*") if p.is_file())
-    return files, {p.stem for p in (assets / "explore").glob("*.json")} | {p.stem for p in (assets / "compare").glob("*.json")}
-
-
-def shard_keys(*, common: str, shards: list[Shard], assets: Path, digests: Digests) -> list[str]:
-    """The key of each shard's pages: ``common``, its data, and the exported assets its pages can read
-    (its own studies' and those of no study)."""
-    files, everyone = _assets(assets)
-    keys = []
-    for shard in shards:
-        digest = hashlib.sha256(f"{common}\n".encode())
-        _digest_files(digest, shard.data, sorted(p for p in shard.data.rglob("*") if p.is_file()), digests)
-        mine = set(shard.studies)
-        _digest_files(digest, assets, [p for p in files if p.stem in mine or p.stem not in everyone], digests)
-        keys.append(digest.hexdigest())
-    return keys
 
 
 def link_tree(source: Path, target: Path) -> int:
@@ -333,28 +278,34 @@ def link_tree(source: Path, target: Path) -> int:
 
 @dataclass(frozen=True)
 class Job:
-    """A run of Hugo whose pages are kept in the page cache: ``render(destination)`` writes them, and
-    ``entries`` names the cache entries it fills, each with the files of the run's output it holds
-    (None: all of them; else these, and every file of the run that no entry names, such as scripts)."""
+    """A run of Hugo whose pages are kept in the page cache: ``render(destination)`` writes them into a
+    folder of the run's own, ``keys`` are the cache entries it fills, and ``files(destination)`` says
+    the files of each (moved into it); a file no entry names goes in every one (the scripts and
+    styles every run writes)."""
     render: Callable[[Path], None]
-    entries: dict[str, tuple[str, ...] | None]
+    keys: tuple[str, ...]
+    files: Callable[[Path], dict[str, list[str]]]
 
 
-def _fill(run: Path, entries: dict[str, tuple[str, ...] | None], cache: Path) -> None:
-    """Store a finished run's output (``run``) as its cache entries."""
-    named = {file for files in entries.values() if files for file in files}
+def _fill(run: Path, entries: dict[str, list[str]], cache: Path) -> None:
+    """Store a finished run's output (``run``) as its cache entries: each entry's own files moved into
+    it, the files of every entry linked."""
+    named = {file for files in entries.values() for file in files}
     shared = [p.relative_to(run).as_posix() for p in run.rglob("*")
               if p.is_file() and p.relative_to(run).as_posix() not in named]
 
-    def fill(files: tuple[str, ...]) -> Callable[[Path], None]:
+    def fill(files: list[str]) -> Callable[[Path], None]:
         def into(tmp: Path) -> None:
-            for file in (*files, *shared):
+            for file in files:
+                (tmp / file).parent.mkdir(parents=True, exist_ok=True)
+                os.rename(run / file, tmp / file)
+            for file in shared:
                 (tmp / file).parent.mkdir(parents=True, exist_ok=True)
                 os.link(run / file, tmp / file)
         return into
 
     for key, files in entries.items():
-        make_entry(_entry(cache, key), fill(files or ()))
+        make_entry(_entry(cache, key), fill(files))
 
 
 def _entry(cache: Path, key: str) -> Path:
@@ -372,7 +323,7 @@ def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path,
     ``public`` once done, while the entries of ``keys`` that the cache holds already are linked in
     beside them. No run writes into ``public`` itself (a run writing over a linked file would write into
     the cache). Returns the entries rendered, found in the cache, and cache entries removed."""
-    made = {key for job in jobs for key in job.entries}
+    made = {key for job in jobs for key in job.keys}
 
     def link(keys) -> None:
         for key in keys:
@@ -380,17 +331,17 @@ def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path,
             os.utime(_entry(cache, key))  # used now: kept by prune()
 
     def run(job: Job) -> None:
-        if list(job.entries.values()) == [None]:  # the run is the entry
-            make_entry(_entry(cache, next(iter(job.entries))), job.render)
-        else:
-            folder = cache / "pages" / f"{TMP}run-{id(job)}-{os.getpid()}"
+        folder = cache / "pages" / f"{TMP}run-{id(job)}-{os.getpid()}"
+        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            job.render(folder)
+            entries = job.files(folder)
+            if set(entries) != set(job.keys):
+                raise BuildError(f"{folder}: the run filled {sorted(entries)}, not its entries {sorted(job.keys)}")
+            _fill(folder, entries, cache)
+        finally:
             shutil.rmtree(folder, ignore_errors=True)
-            try:
-                job.render(folder)
-                _fill(folder, job.entries, cache)
-            finally:
-                shutil.rmtree(folder, ignore_errors=True)
-        link(job.entries)
+        link(job.keys)
 
     def own_pages() -> None:
         site(own)

@@ -14,7 +14,8 @@ from conftest import copy_project
 from ingest.build import Layout, build_site, prepare, render_site
 from ingest.generation import Generation, new_generation
 from ingest.problems import BuildError
-from ingest.shards import facet_pages_of, facet_run_data, shard_count, shard_of, split_data
+from ingest.page_keys import _cuts, files_by_study
+from ingest.shards import CATALOGUE, _cut, facet_pages_of, facet_run_data, shard_count, shard_of, split_data
 from test_stage import _differences
 
 MEASURED = "measured-mariadb-2core-vm"
@@ -45,13 +46,15 @@ def test_shards_are_counted_in_powers_of_two_and_keep_their_studies():
 
 
 def test_the_pages_are_the_same_rendered_in_one_shard_and_in_four(built: Layout):
+    shutil.rmtree(built.cache / "pages")
     generation = _with_export_of(built)
     took = render_site(built, generation, per_shard=1)
-    assert "hugo (4 shards rendered, 0 cached; 0 facet pages rendered, 6 cached) and static links" in took
-    assert sorted(p.name for p in (generation.folder / "parts").iterdir()) == ["3", "5", "6", "7", "site"]
+    assert "hugo (6 studies rendered, 0 cached, in runs: 4; 6 facet pages rendered, 0 cached) and static links" in took
+    assert sorted(p.name for p in (generation.folder / "parts").iterdir()) == ["3", "5", "6", "7", "facets-0", "site"]
     assert _differences(built.public, generation.public) == []
     again = _with_export_of(built)
-    assert "hugo (0 shards rendered, 4 cached; 0 facet pages rendered, 6 cached) and static links" in render_site(built, again, per_shard=1)
+    assert "hugo (0 studies rendered, 6 cached, in runs: 0; 0 facet pages rendered, 6 cached) and static links" in render_site(built, again, per_shard=1)
+    assert sorted(p.name for p in (again.folder / "parts").iterdir()) == ["site"]
     assert _differences(built.public, again.public) == []
 
 
@@ -64,24 +67,27 @@ def test_the_facet_pages_are_the_same_rendered_one_a_run_and_all_in_one(built: L
     shutil.rmtree(built.cache / "pages")
     generation = _with_export_of(built)
     took = render_site(built, generation, facet_pages_per_run=1)
-    assert "hugo (1 shards rendered, 0 cached; 6 facet pages rendered, 0 cached) and static links" in took
+    assert "hugo (6 studies rendered, 0 cached, in runs: 1; 6 facet pages rendered, 0 cached) and static links" in took
     assert len(list((generation.folder / "parts").glob("facets-*"))) == 6
     facets = json.loads((generation.folder / "parts" / "facets-0" / "facets.json").read_text(encoding="utf-8"))
     assert facets["raid-level"] == {"title": "RAID level", "chunks": []}
     assert _differences(built.public, generation.public) == []
 
 
-def test_only_the_shard_of_a_changed_study_is_rendered_again(tmp_path: Path, capsys):
+def test_only_the_pages_of_a_changed_study_are_rendered_again(tmp_path: Path, capsys):
     layout = copy_project(tmp_path / "project")
     first = new_generation(layout.build)
     prepare(layout, first, quiet=True)
-    assert "hugo (4 shards rendered, 0 cached; 6 facet pages rendered, 0 cached) and static links" in render_site(layout, first, per_shard=1)
+    assert "hugo (6 studies rendered, 0 cached, in runs: 4; 6 facet pages rendered, 0 cached) and static links" in render_site(layout, first, per_shard=1)
     bundle = layout.data / MEASURED / "bundle.yaml"
     bundle.write_text(bundle.read_text(encoding="utf-8").replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
     second = new_generation(layout.build)
     prepare(layout, second, quiet=True)
-    # its shard, and the two facet pages it is on (doublewrite, compression)
-    assert "hugo (1 shards rendered, 3 cached; 2 facet pages rendered, 4 cached) and static links" in render_site(layout, second, per_shard=1)
+    # its pages (not those of netapp-tr3693-mysql-2010, in its shard), and the two facet pages it is on
+    # (doublewrite, compression)
+    assert "hugo (1 studies rendered, 5 cached, in runs: 1; 2 facet pages rendered, 4 cached) and static links" in render_site(layout, second, per_shard=1)
+    assert [p.name for p in (second.folder / "parts").iterdir() if p.name.isdigit()] == ["7"]
+    assert sorted(p.name for p in (second.folder / "parts" / "7" / "studies").iterdir()) == [f"{MEASURED}.json"]
 
     incremental = shutil.copytree(second.public, tmp_path / "incremental")  # a build removes other generations
 
@@ -140,3 +146,53 @@ def test_a_data_file_nobody_placed_stops_the_build(built: Layout, tmp_path: Path
         split_data(data=data, out=tmp_path / "parts")
     assert str(error.value) == (f"exported data {data / 'ranking.json'}: not in ingest/shards.py's CATALOGUE "
                                 "(say which pages read it: each study's, or only the site's)")
+
+
+def test_each_study_is_keyed_by_its_cut_of_the_data_made_in_one_pass(built: Layout):
+    """page_keys._cuts gives, for every study at once, what shards._cut gives for the study alone."""
+    data = built.export / "data"
+    studies = sorted(p.stem for p in (data / "studies").glob("*.json"))
+    for name, rules in CATALOGUE.items():
+        rule = rules["shard"]
+        if rule in (None, "whole", "study file") or not (data / name).exists():
+            continue
+        value = json.loads((data / name).read_text(encoding="utf-8"))
+        cuts = _cuts(value, rule, studies, name)
+        assert list(cuts) == studies
+        assert all(cuts[s] == _cut(value, rule, {s}, name) for s in studies), name
+    embeds = _cuts(json.loads((data / "embeds.json").read_text(encoding="utf-8")), "by study", studies, "embeds.json")
+    assert embeds[MEASURED] and all(r["study"] == MEASURED for rows in embeds[MEASURED].values() for r in rows)
+
+
+def test_a_runs_pages_go_to_their_studies_and_its_scripts_to_every_one(tmp_path: Path):
+    run = tmp_path / "run"
+    for file in ("studies/a/index.html", "explore/rows/a/index.html", "compare/series/b/index.html",
+                 "artifacts/b/log-1/index.html", "embed/a--tps/index.html", "embed/a--tps/index.json",
+                 "embed/resize.js", "css/site.css", "favicon.svg"):
+        (run / file).parent.mkdir(parents=True, exist_ok=True)
+        (run / file).write_text(file, encoding="utf-8")
+    found, shared = files_by_study(run, studies=("a", "b"), charts={"a--tps": "a"})
+    assert found == {"a": ["embed/a--tps/index.html", "embed/a--tps/index.json", "explore/rows/a/index.html",
+                           "studies/a/index.html"],
+                     "b": ["artifacts/b/log-1/index.html", "compare/series/b/index.html"]}
+    assert shared == ["css/site.css", "embed/resize.js", "favicon.svg"]
+    (run / "studies" / "c").mkdir()
+    (run / "studies" / "c" / "index.html").write_text("c", encoding="utf-8")
+    with pytest.raises(BuildError) as error:
+        files_by_study(run, studies=("a", "b"), charts={"a--tps": "a"})
+    assert str(error.value) == (f"{run}/studies/c/index.html: a page of none of this run's studies (study 'c'; "
+                                "ingest/page_keys.py: STUDY_FOLDERS)")
+    with pytest.raises(BuildError) as error:
+        files_by_study(run, studies=("a", "b", "c"), charts={})
+    assert str(error.value) == (f"{run}/embed/a--tps/index.html: a page of none of this run's studies (chart 'a--tps'; "
+                                "ingest/page_keys.py: STUDY_FOLDERS)")
+
+
+def test_the_page_cache_holds_each_studys_pages_apart(built: Layout):
+    entries = [p for p in (built.cache / "pages").glob("*/*") if (p / "studies").is_dir()]
+    assert sorted(next((e / "studies").iterdir()).name for e in entries) == sorted(sum(IN_EIGHT.values(), ()))
+    for entry in entries:
+        (study,) = [p.name for p in (entry / "studies").iterdir()]
+        assert {p.name for p in (entry / "explore" / "rows").iterdir()} <= {study}
+        assert all(p.name.startswith(f"{study}--") or f"--{study}--" in p.name for p in (entry / "embed").iterdir() if p.is_dir())
+        assert (entry / "embed" / "resize.js").is_file()
