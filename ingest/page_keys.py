@@ -112,11 +112,14 @@ def study_keys(*, common: str, data: Path, assets: Path, digests: Digests, value
                 own[study].update(b"\n")
     files, everyone = _assets(assets)
     _digest_files(shared, assets, [p for p in files if p.stem not in everyone], digests)
+    by_stem: dict[str, list[Path]] = {}
+    for path in files:
+        by_stem.setdefault(path.stem, []).append(path)
     keys = {}
     for study in studies:
         digest = shared.copy()
         digest.update(own[study].digest())
-        _digest_files(digest, assets, [p for p in files if p.stem == study], digests)
+        _digest_files(digest, assets, by_stem.get(study, []), digests)
         keys[study] = digest.hexdigest()
     return keys
 
