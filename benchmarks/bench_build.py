@@ -153,11 +153,12 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
         t = time.perf_counter()
         exported = export(layout, generation, staged, exporter=exporter)
     done(f"export ({exported.made} studies; {exported.cached} cached; {where})", time.perf_counter() - t)
-    # embeds (first, or beside Hugo), hugo and static links, search index: the first two one phase for memory
+    # embeds (first, or beside Hugo); hugo, static links and the search index (its part of the time after
+    # it): one phase for memory
     steps = list(render_site(layout, generation).items())
     phases.append((steps[0][0], steps[0][1], None, None, None))
-    for name, seconds in steps[1:]:
-        done(name, seconds)
+    done(*steps[1])
+    phases += [(name, seconds, None, None, None) for name, seconds in steps[2:]]
     t = time.perf_counter()
     switch_to(generation)
     remove_stale(layout.build, wait=False)  # the generation it replaced, removed by a process of its own

@@ -31,7 +31,7 @@ from .problems import BuildError, BundleError
 from .search_index import index_search
 from .page_keys import charts_of, common_digest, facet_keys, files_by_study, study_keys
 from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, facet_pages_of, facet_run_data, facet_segment,
-                     missing, render_pages, split_data)
+                     missing, render_pages, split_data, study_pages)
 from .cache import CacheCounts
 from .digests import Digests
 from .stage import Staged, stage_bundles
@@ -223,12 +223,15 @@ SITE_RUN = ["[params]", "  chart_embed_pages = false"]
 
 def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD,
                     facet_pages_per_run: int = FACET_PAGES_PER_RUN,
-                    before_hugo: Callable[[], None] = lambda: None) -> tuple[CacheCounts, int, CacheCounts]:
+                    before_hugo: Callable[[], None] = lambda: None,
+                    after_runs: Callable[[dict[str, Path]], None] = lambda _: None) -> tuple[CacheCounts, int, CacheCounts]:
     """Hugo renders the generation's pages from its export (shards.py): the site's own pages over a cut
     of all the data; the pages of the studies that the cache does not hold (page_keys.py), a run a
     shard, over those studies' data; the facet pages, a few runs of them, each over its pages' data.
-    ``before_hugo`` runs once the runs are planned, before the first starts. Returns how many studies'
-    pages were rendered and found in the cache, in how many runs, and how many facet pages."""
+    ``before_hugo`` runs once the runs are planned, before the first starts; ``after_runs`` once they
+    are done, with each study's page in the page cache (shards.study_pages), while the cached pages are
+    still being linked in (all but the facet pages, linked first). Returns how many studies' pages
+    were rendered and found in the cache, in how many runs, and how many facet pages."""
     data = generation.export / "data"
     common = common_digest(root=layout.root, site_url=site_url() or "")
     assets = generation.export / "assets"
@@ -268,7 +271,7 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
     before_hugo()
     counts = render_pages(
         cache=layout.cache, keys=[*keys.values(), *page_keys], jobs=jobs, public=generation.public,
-        own=generation.folder / "site",
+        own=generation.folder / "site", first=page_keys, after_runs=lambda: after_runs(study_pages(layout.cache, keys)),
         site=lambda to: _hugo(layout, config=config(parts.site, "hugo-mounts.toml", lines=SITE_RUN), destination=to,
                               segments="site,views"))
     made = sum(len(part.studies) for part in parts.shards)
@@ -280,7 +283,8 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
                 facet_pages_per_run: int = FACET_PAGES_PER_RUN, quiet: bool = True) -> dict[str, float]:
     """Node draws the embeds' SVGs into the export's static folder, Hugo renders the generation's pages
     from its export (render_pages_of), and the export's static files (downloads, artifacts, embeds) are
-    linked into the site beside Hugo; Pagefind then indexes the pages for search. No page reads an
+    linked into the site beside Hugo; Pagefind indexes the pages for search once Hugo is done, while
+    the cached pages are still being linked in (it reads the study pages from the page cache). No page reads an
     embed's SVG, so a few charts (one worker's: a preview's build) are drawn beside Hugo too; many are
     drawn first, on every core, as the two would compete for them (and for memory). The cached charts
     are linked in while the pages' data is cut into the runs'. Returns the seconds each step took
@@ -308,17 +312,23 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
         start_hugo = time.perf_counter()
         linking.append(pool.submit(link_static, generation))
 
+    def search(study_pages: dict[str, Path]) -> None:
+        begun = time.perf_counter()
+        searched.append(index_search(root=layout.root, public=generation.public, cache=layout.cache, studies=study_pages))
+        searched.append(time.perf_counter() - begun)
+
+    searched: list = []
     with ThreadPoolExecutor(max_workers=1) as pool:
         planning = pool.submit(plan_embeds, layout, export_dir=generation.export)
         studies, runs, pages = render_pages_of(layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run,
-                                        before_hugo=before_hugo)
+                                               before_hugo=before_hugo, after_runs=search)
         for done in linking:
             done.result()
+    counts, seconds = searched
     took[f"hugo ({studies.made} studies rendered, {studies.cached} cached, in runs: {runs}; "
-         f"{pages.made} facet pages rendered, {pages.cached} cached) and static links"] = time.perf_counter() - start_hugo
-    start = time.perf_counter()
-    counts = index_search(root=layout.root, public=generation.public, cache=layout.cache)
-    took[f"search index ({counts.made} parts indexed; {counts.cached} cached)"] = time.perf_counter() - start
+         f"{pages.made} facet pages rendered, {pages.cached} cached), static links and search index"] = \
+        time.perf_counter() - start_hugo
+    took[f"of which search index ({counts.made} parts indexed; {counts.cached} cached)"] = seconds
     return took
 
 

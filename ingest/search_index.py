@@ -25,6 +25,7 @@ import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable
 
 from . import children
 from .cache import PRUNE_EVERY, CacheCounts, make_entry, prune
@@ -46,34 +47,43 @@ def _pagefind_version(root: Path) -> str:
     return json.loads(manifest.read_text(encoding="utf-8"))["version"]
 
 
-def parts_of(public: Path) -> dict[str, list[str]]:
-    """The pages of each part of the index by their paths in ``public``: "" (the main index) and
-    "part-<n>" (study pages), those with pages only."""
+def parts_of(public: Path, studies: dict[str, Path] | None = None) -> dict[str, list[str]]:
+    """The pages of each part of the index by their paths in the site: "" (the main index: the
+    top-level pages of ``public``) and "part-<n>" (study pages: those of ``studies``, by their paths,
+    else those in ``public``), those with pages only."""
     parts = {"": sorted(p.relative_to(public).as_posix() for p in public.glob("*/index.html"))}
-    for page in sorted(public.glob("studies/*/index.html")):
-        parts.setdefault(f"part-{shard_of(page.parent.name, PARTS)}", []).append(page.relative_to(public).as_posix())
+    listed = sorted(studies) if studies is not None else sorted(
+        p.relative_to(public).as_posix() for p in public.glob("studies/*/index.html"))
+    for page in listed:
+        parts.setdefault(f"part-{shard_of(page.split('/')[1], PARTS)}", []).append(page)
     return {name: files for name, files in sorted(parts.items()) if files}
 
 
-def _key(common: str, public: Path, files: list[str], digests: Digests) -> str:
+def _key(common: str, files: list[str], source: Callable[[str], Path], digests: Digests) -> str:
     """A part's key: Pagefind's version and its pages, each by its path and its bytes' SHA-256 (the
     pages are the build's, mostly linked from the page cache: remembered by ``digests``)."""
     digest = hashlib.sha256(f"{common}\n".encode())
     for file in files:
-        digest.update(f"{file}\n{digests.of(public / file, written_by_build=True)}\n".encode())
+        digest.update(f"{file}\n{digests.of(source(file), written_by_build=True)}\n".encode())
     return digest.hexdigest()
 
 
-def index_search(*, root: Path, public: Path, cache: Path) -> CacheCounts:
+def index_search(*, root: Path, public: Path, cache: Path, studies: dict[str, Path] | None = None) -> CacheCounts:
     """Write the Pagefind index of the pages in ``public`` into ``public/pagefind``, each part from the
-    cache when its pages are the bytes they were. Returns parts made, parts cached, entries pruned."""
+    cache when its pages are the bytes they were. ``studies``: the study pages by their paths in the
+    site, read from there (the page cache's entries, while the build still links them into
+    ``public``). Returns parts made, parts cached, entries pruned."""
     common = hashlib.sha256(_pagefind_version(root).encode()).hexdigest()
     node = shutil.which("node")
     folder = cache / "search"
-    parts = parts_of(public)
+    parts = parts_of(public, studies)
     digests = Digests(cache / "digests" / "search.json")
+
+    def source(file: str) -> Path:
+        return studies[file] if studies is not None and file in studies else public / file
+
     entries = {name: folder / key[:2] / key for name, files in parts.items()
-               for key in [_key(common, public, files, digests)]}
+               for key in [_key(common, files, source, digests)]}
     digests.save()
     missing = [name for name in parts if not entries[name].is_dir()]
 
@@ -84,7 +94,7 @@ def index_search(*, root: Path, public: Path, cache: Path) -> CacheCounts:
         try:
             for file in parts[name] if name else ():
                 (site / file).parent.mkdir(parents=True, exist_ok=True)
-                os.link(public / file, site / file)
+                os.link(source(file), site / file)
             done = children.run([node, str(root / RUNNER), "--site", str(site), "--glob", glob,
                                  "--output-path", str(out), "--silent"], capture_output=True, text=True, check=False)
             if done.returncode != 0:

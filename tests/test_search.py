@@ -147,3 +147,16 @@ def test_each_part_of_the_index_is_made_again_only_when_its_pages_changed(built_
     assert index_search(root=built_site.root, public=public, cache=cache) == CacheCounts(made=1, cached=3, pruned=0)
     part = json.loads((public / "pagefind" / "part-2" / "pagefind-entry.json").read_text(encoding="utf-8"))
     assert part != json.loads(first[Path("pagefind/part-2/pagefind-entry.json")])  # its index names new files
+
+
+def test_the_study_pages_are_read_where_the_page_cache_keeps_them(built_site, tmp_path):
+    """The build indexes the study pages from their page-cache entries while it still links them into
+    the site: the same index as from the site."""
+    public = tmp_path / "public"
+    shutil.copytree(built_site.public, public, ignore=shutil.ignore_patterns("pagefind", "studies"))
+    studies = {p.relative_to(built_site.public).as_posix(): p for p in built_site.public.glob("studies/*/index.html")}
+    assert len(studies) == 6 and not (public / "studies").exists()
+    assert index_search(root=built_site.root, public=public, cache=tmp_path / "cache", studies=studies) == \
+        CacheCounts(made=4, cached=0, pruned=0)
+    index = lambda site: {p.relative_to(site): p.read_bytes() for p in (site / "pagefind").rglob("*") if p.is_file()}  # noqa: E731
+    assert index(public) == index(built_site.public)
