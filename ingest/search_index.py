@@ -38,6 +38,11 @@ MAX_BYTES = 2**30  # the cache's bound (cache.prune)
 # Pagefind's command, over a folder (a part's pages are linked into one of their own): its Node API,
 # given the pages one by one, took twice as long (11.3 against 5.1 s for 1,000 study pages)
 RUNNER = Path("node_modules") / "pagefind" / "lib" / "runner" / "bin.cjs"
+# What a page that Pagefind indexes carries (the templates mark them): the main index reads only the
+# top-level pages that do (Pagefind would leave the others out, after reading them: Explore, Compare,
+# the lists of studies, charts and logs, 6 of its 15 MB at 1,000 bundles), and so is made again only
+# when one of them changed
+MARK = b"data-pagefind-body"
 
 
 def _pagefind_version(root: Path) -> str:
@@ -49,9 +54,9 @@ def _pagefind_version(root: Path) -> str:
 
 def parts_of(public: Path, studies: dict[str, Path] | None = None) -> dict[str, list[str]]:
     """The pages of each part of the index by their paths in the site: "" (the main index: the
-    top-level pages of ``public``) and "part-<n>" (study pages: those of ``studies``, by their paths,
-    else those in ``public``), those with pages only."""
-    parts = {"": sorted(p.relative_to(public).as_posix() for p in public.glob("*/index.html"))}
+    top-level pages of ``public`` marked for it, MARK) and "part-<n>" (study pages: those of
+    ``studies``, by their paths, else those in ``public``), those with pages only."""
+    parts = {"": sorted(p.relative_to(public).as_posix() for p in public.glob("*/index.html") if MARK in p.read_bytes())}
     listed = sorted(studies) if studies is not None else sorted(
         p.relative_to(public).as_posix() for p in public.glob("studies/*/index.html"))
     for page in listed:
@@ -88,20 +93,17 @@ def index_search(*, root: Path, public: Path, cache: Path, studies: dict[str, Pa
     missing = [name for name in parts if not entries[name].is_dir()]
 
     def index(name: str, out: Path) -> None:
-        site, glob = public, "*/index.html"  # the main index: the top-level pages
-        if name:  # a part: its pages linked into a folder of their own, at their paths in the site
-            site, glob = out.with_name(out.name + "-site"), "**/index.html"
+        site = out.with_name(out.name + "-site")  # its pages linked into a folder of their own, at their paths in the site
         try:
-            for file in parts[name] if name else ():
+            for file in parts[name]:
                 (site / file).parent.mkdir(parents=True, exist_ok=True)
                 os.link(source(file), site / file)
-            done = children.run([node, str(root / RUNNER), "--site", str(site), "--glob", glob,
+            done = children.run([node, str(root / RUNNER), "--site", str(site), "--glob", "**/index.html",
                                  "--output-path", str(out), "--silent"], capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 raise BuildError(f"pagefind failed:\n{(done.stdout + done.stderr).strip()}")
         finally:
-            if name:
-                shutil.rmtree(site, ignore_errors=True)
+            shutil.rmtree(site, ignore_errors=True)
 
     def make(name: str) -> None:
         make_entry(entries[name], lambda out: index(name, out))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from conftest import ROOT, copy_project
 from ingest.cache import CacheCounts
-from ingest.search_index import index_search
+from ingest.search_index import index_search, parts_of
 
 GRAID = "graid-supremeraid-mysql-2023"
 
@@ -37,6 +37,10 @@ def test_the_index_holds_the_study_facet_and_prose_pages_only(built_site):
     pages = (built_site.public / "studies" / GRAID / "index.html").read_text(encoding="utf-8")
     assert '<main id="main" data-pagefind-body data-pagefind-meta="kind:Study">' in pages
     assert "data-pagefind-body" not in (built_site.public / "explore" / "index.html").read_text(encoding="utf-8")
+    # and the main index's run reads only those pages
+    assert parts_of(built_site.public)[""] == [
+        "about/index.html", "array-state/index.html", "compression/index.html", "doublewrite/index.html",
+        "protocol/index.html", "raid-level/index.html", "storage-product/index.html"]
 
 
 def test_the_header_box_finds_a_claim_s_damaged_words(page, site_url):
