@@ -29,7 +29,7 @@ from .exporter import Exporter
 from .preview import write_preview
 from .problems import BuildError, BundleError
 from .search_index import index_search
-from .page_keys import charts_of, common_digest, facet_keys, files_by_study, study_keys
+from .page_keys import charts_of, common_digest, facet_keys, folders_by_study, study_keys
 from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, facet_pages_of, facet_run_data, facet_segment,
                      missing, render_pages, split_data, study_pages)
 from .cache import CacheCounts
@@ -251,7 +251,7 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
 
     def shard_job(part: Shard) -> Job:
         def files(run: Path) -> dict[str, list[str]]:
-            found, _ = files_by_study(run, studies=part.studies, charts=charts_of(part.data))
+            found = folders_by_study(run, studies=part.studies, charts=charts_of(part.data))
             return {keys[study]: found[study] for study in part.studies}
         return Job(render=lambda to: _hugo(layout, config=config(part.data, f"hugo-mounts-{part.number}.toml"),
                                            destination=to, segments="studies"),

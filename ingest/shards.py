@@ -25,7 +25,7 @@ are rendered again. As a run sees no other study's data, a study's pages cannot 
 study, and the pages are the same whichever run renders them (tests/test_shards.py renders the
 project's studies in one shard and in several, and the facet pages in one run and one a run, and
 compares them byte for byte). No run writes into the site's folder: each writes into a folder of its
-own, whose files are then moved into their cache entries (page_keys.files_by_study) and linked in,
+own, whose files are then moved into their cache entries (page_keys.folders_by_study) and linked in,
 the cached ones while Hugo runs.
 """
 
@@ -280,32 +280,35 @@ def link_tree(source: Path, target: Path) -> int:
 class Job:
     """A run of Hugo whose pages are kept in the page cache: ``render(destination)`` writes them into a
     folder of the run's own, ``keys`` are the cache entries it fills, and ``files(destination)`` says
-    the files of each (moved into it); a file no entry names goes in every one (the scripts and
-    styles every run writes)."""
+    the files and folders of each (moved into it); a file no entry names goes in every one (the
+    scripts and styles every run writes)."""
     render: Callable[[Path], None]
     keys: tuple[str, ...]
     files: Callable[[Path], dict[str, list[str]]]
 
 
 def _fill(run: Path, entries: dict[str, list[str]], cache: Path) -> None:
-    """Store a finished run's output (``run``) as its cache entries: each entry's own files moved into
-    it, the files of every entry linked."""
-    named = {file for files in entries.values() for file in files}
-    shared = [p.relative_to(run).as_posix() for p in run.rglob("*")
-              if p.is_file() and p.relative_to(run).as_posix() not in named]
+    """Store a finished run's output (``run``) as its cache entries: each entry's own files and folders
+    moved into it, the files no entry names (the scripts and styles every run writes) linked into each."""
+    named = {path for paths in entries.values() for path in paths}
+    shared = []
+    for folder, dirs, files in os.walk(run):
+        here = Path(folder).relative_to(run)
+        dirs[:] = [d for d in dirs if (here / d).as_posix() not in named]
+        shared += [(here / f).as_posix() for f in files if (here / f).as_posix() not in named]
 
-    def fill(files: list[str]) -> Callable[[Path], None]:
+    def fill(paths: list[str]) -> Callable[[Path], None]:
         def into(tmp: Path) -> None:
-            for file in files:
-                (tmp / file).parent.mkdir(parents=True, exist_ok=True)
-                os.rename(run / file, tmp / file)
+            for path in paths:
+                (tmp / path).parent.mkdir(parents=True, exist_ok=True)
+                os.rename(run / path, tmp / path)
             for file in shared:
                 (tmp / file).parent.mkdir(parents=True, exist_ok=True)
                 os.link(run / file, tmp / file)
         return into
 
-    for key, files in entries.items():
-        make_entry(_entry(cache, key), fill(files))
+    for key, paths in entries.items():
+        make_entry(_entry(cache, key), fill(paths))
 
 
 def _entry(cache: Path, key: str) -> Path:

@@ -14,7 +14,7 @@ from conftest import copy_project
 from ingest.build import Layout, build_site, prepare, render_site
 from ingest.generation import Generation, new_generation
 from ingest.problems import BuildError
-from ingest.page_keys import _cuts, files_by_study
+from ingest.page_keys import _cuts, folders_by_study
 from ingest.shards import CATALOGUE, _cut, facet_pages_of, facet_run_data, shard_count, shard_of, split_data
 from test_stage import _differences
 
@@ -164,27 +164,24 @@ def test_each_study_is_keyed_by_its_cut_of_the_data_made_in_one_pass(built: Layo
     assert embeds[MEASURED] and all(r["study"] == MEASURED for rows in embeds[MEASURED].values() for r in rows)
 
 
-def test_a_runs_pages_go_to_their_studies_and_its_scripts_to_every_one(tmp_path: Path):
+def test_a_runs_pages_go_to_their_studies_by_their_folders(tmp_path: Path):
     run = tmp_path / "run"
     for file in ("studies/a/index.html", "explore/rows/a/index.html", "compare/series/b/index.html",
                  "artifacts/b/log-1/index.html", "embed/a--tps/index.html", "embed/a--tps/index.json",
                  "embed/resize.js", "css/site.css", "favicon.svg"):
         (run / file).parent.mkdir(parents=True, exist_ok=True)
         (run / file).write_text(file, encoding="utf-8")
-    found, shared = files_by_study(run, studies=("a", "b"), charts={"a--tps": "a"})
-    assert found == {"a": ["embed/a--tps/index.html", "embed/a--tps/index.json", "explore/rows/a/index.html",
-                           "studies/a/index.html"],
-                     "b": ["artifacts/b/log-1/index.html", "compare/series/b/index.html"]}
-    assert shared == ["css/site.css", "embed/resize.js", "favicon.svg"]
+    assert folders_by_study(run, studies=("a", "b"), charts={"a--tps": "a"}) == {
+        "a": ["studies/a", "explore/rows/a", "embed/a--tps"], "b": ["artifacts/b", "compare/series/b"]}
     (run / "studies" / "c").mkdir()
     (run / "studies" / "c" / "index.html").write_text("c", encoding="utf-8")
     with pytest.raises(BuildError) as error:
-        files_by_study(run, studies=("a", "b"), charts={"a--tps": "a"})
-    assert str(error.value) == (f"{run}/studies/c/index.html: a page of none of this run's studies (study 'c'; "
+        folders_by_study(run, studies=("a", "b"), charts={"a--tps": "a"})
+    assert str(error.value) == (f"{run}/studies/c: a page of none of this run's studies (study 'c'; "
                                 "ingest/page_keys.py: STUDY_FOLDERS)")
     with pytest.raises(BuildError) as error:
-        files_by_study(run, studies=("a", "b", "c"), charts={})
-    assert str(error.value) == (f"{run}/embed/a--tps/index.html: a page of none of this run's studies (chart 'a--tps'; "
+        folders_by_study(run, studies=("a", "b", "c"), charts={})
+    assert str(error.value) == (f"{run}/embed/a--tps: a page of none of this run's studies (chart 'a--tps'; "
                                 "ingest/page_keys.py: STUDY_FOLDERS)")
 
 
