@@ -78,7 +78,8 @@ def test_the_iframe_takes_its_content_s_height_with_the_resize_script(deployed, 
     page.goto(f"http://127.0.0.1:{other.server_port}/host.html")
     frame = page.frame_locator("iframe")
     frame.locator("figure.embed-figure img").wait_for()
-    page.wait_for_function("document.querySelector('iframe').getAttribute('height') !== '480'", timeout=10_000)
+    # as long as Playwright's default: on a loaded machine the frame's script comes slowly
+    page.wait_for_function("document.querySelector('iframe').getAttribute('height') !== '480'", timeout=30_000)
     content = next(f for f in page.frames if f.url.startswith(base)).evaluate(
         "Math.ceil(document.documentElement.getBoundingClientRect().height)")
     assert int(page.get_attribute("iframe", "height")) == max(100, content)
