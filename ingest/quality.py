@@ -95,11 +95,19 @@ def statements() -> list[str]:
     return [s for s in text.split("\n-- ;\n") if s.strip()]
 
 
-def grade_runs(con: duckdb.DuckDBPyConnection) -> None:
-    """Fill run_checks, run_stalls and run_grades from the loaded runs and intervals."""
+# The tables grade_runs fills from quality.sql (quality_rules aside), each row a study's.
+GRADED = ("run_stalls", "run_checks", "run_grades")
+
+
+def grade_runs(con: duckdb.DuckDBPyConnection, *, graded: str | None = None) -> None:
+    """Fill run_checks, run_stalls and run_grades from the loaded runs and intervals: of every study, or
+    of those not in the table named ``graded`` (a column ``study``), whose rows the caller put in place
+    (a load copies them from the last build's database with the studies' other rows)."""
     r = rules()
     con.executemany("INSERT INTO quality_rules VALUES (?, ?, ?, ?, ?)",
                     [(x.key, i, x.label, x.checks, json.dumps(x.thresholds())) for i, x in enumerate(r.rules)])
+    con.execute("CREATE TEMP TABLE q_studies AS SELECT study FROM studies"
+                + (f" WHERE study NOT IN (SELECT study FROM {graded})" if graded else ""))
     # on one thread: sums of floating-point numbers added in another order come out in other last bits
     # (a trend of -5.848783336924893 in one build, -5.848783336924897 in the next), and a rebuild
     # must write the same bytes (tests/test_stage.py)
@@ -110,7 +118,8 @@ def grade_runs(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(statement)
     finally:
         con.execute(f"SET threads = {int(threads)}")
-    for table in ("q_runs", "q_warm", "q_steady", "q_pool", "q_settings"):
+    con.execute("DROP VIEW q_intervals")
+    for table in ("q_runs", "q_warm", "q_steady", "q_pool", "q_settings", "q_studies"):
         con.execute(f"DROP TABLE {table}")
 
 

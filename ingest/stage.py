@@ -38,7 +38,7 @@ import pyarrow.compute as pc
 from .cache import PRUNE_EVERY, TMP, CacheCounts, prune
 from .digests import Digests
 from .load import TABLES, create_schema, insert_bundles, new_database
-from .quality import grade_runs
+from .quality import GRADED, grade_runs
 from .problems import Problem
 from .validate import LoadedBundle, display_path, duplicate_id, find_bundle_files, validate_file
 
@@ -279,7 +279,8 @@ def build_database_from(staged: list[Staged], *, db_path: Path, previous: Path |
     """Create ``db_path`` from the entries (in the order given), one statement per table. The rows of
     studies that ``previous`` (the last build's database) loaded from the same entries are copied from
     it instead of read from their entries' files again (a thousand files a table), in the same order:
-    each study's rows were stored in the order of its entry's, so their row ids keep it."""
+    each study's rows were stored in the order of its entry's, so their row ids keep it. Their grades
+    are copied too; the other studies' runs are graded (quality.py)."""
     reused = _reusable(staged, previous)
     kept = set(reused)
     with new_database(db_path) as (con, _):
@@ -302,8 +303,11 @@ def build_database_from(staged: list[Staged], *, db_path: Path, previous: Path |
                 if files:
                     con.unregister("entry_rows")
         if reused:
+            for table in GRADED:  # their grades too: graded from the same rows by the same code (the keys')
+                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM previous.{table} "
+                            "WHERE study IN (SELECT study FROM reused)")
             con.execute("DETACH previous")
-        grade_runs(con)
+        grade_runs(con, graded="reused" if reused else None)
     tmp = db_path.with_name(f".{db_path.name}{ENTRIES}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps({s.id: s.key for s in staged}), encoding="utf-8")
     os.replace(tmp, db_path.with_name(db_path.name + ENTRIES))

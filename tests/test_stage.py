@@ -16,6 +16,7 @@ from ingest import stage
 from ingest.build import Layout, build_site, prepare
 from ingest.generation import new_generation
 from ingest.load import TABLES, build_database
+from ingest.quality import GRADED
 from ingest.stage import bundle_key, stage_bundles
 from ingest.validate import validate_paths
 
@@ -32,6 +33,15 @@ def _tables(db: Path) -> dict[str, list[tuple]]:
     con = duckdb.connect(str(db), read_only=True)
     try:
         return {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in TABLES}
+    finally:
+        con.close()
+
+
+def _graded(db: Path) -> dict[str, list[tuple]]:
+    """The grades' tables, sorted (every reader orders them)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {t: sorted(con.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in (*GRADED, "quality_rules")}
     finally:
         con.close()
 
@@ -154,10 +164,31 @@ def test_a_database_loaded_over_the_last_one_holds_the_rows_of_a_clean_load(proj
     for s in staged:
         if s.id != MEASURED:
             shutil.rmtree(s.entry)
-    again = _tables(stage.build_database_from(staged, db_path=tmp_path / "again" / "benchmarks.duckdb", previous=last))
+    again = stage.build_database_from(staged, db_path=tmp_path / "again" / "benchmarks.duckdb", previous=last)
+    assert _graded(again) == _graded(tmp_path / "clean" / "benchmarks.duckdb")
+    again = _tables(again)
     assert again == clean
     assert [r[1] for r in again["studies"] if r[0] == MEASURED][0].startswith("Changed: ")
     assert len(again["intervals"]) > 1000
+
+
+def test_the_grades_of_studies_copied_from_the_last_database_are_not_computed_again(project: Layout, tmp_path: Path):
+    """A study whose rows come from the last build's database keeps the grades it has there (made by
+    the same code from the same rows); only the changed study is graded."""
+    staged, _, _ = stage_bundles([project.data], cache=project.cache)
+    last = stage.build_database_from(staged, db_path=tmp_path / "last" / "benchmarks.duckdb")
+    con = duckdb.connect(str(last))
+    con.execute("UPDATE run_grades SET reasons = 'from the last database' WHERE study LIKE 'measured-%'")
+    con.close()
+    bundle = project.data / MEASURED / "bundle.yaml"
+    bundle.write_text(bundle.read_text(encoding="utf-8").replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
+    staged, _, _ = stage_bundles([project.data], cache=project.cache)
+    again = duckdb.connect(str(stage.build_database_from(staged, db_path=tmp_path / "again" / "benchmarks.duckdb",
+                                                         previous=last)), read_only=True)
+    graded = again.execute("SELECT study, count(*), count(*) FILTER (WHERE reasons = 'from the last database') "
+                           "FROM run_grades WHERE study LIKE 'measured-%' GROUP BY study ORDER BY study").fetchall()
+    again.close()
+    assert graded == [(MEASURED, 36, 0), (f"{MEASURED}-5min", 4, 4)]  # a run a log: 36 and 4 logs
 
 
 def test_two_checkouts_in_different_folders_load_the_same_database(tmp_path: Path, monkeypatch):

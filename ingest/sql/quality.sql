@@ -1,7 +1,12 @@
 -- Run-quality grades over the interval samples of every run at once (schema/run-quality.yaml holds
 -- the rules, thresholds and reasons; ingest/quality.py puts its numbers in place of the braces and
 -- fills quality_rules with the rules). Statements are separated by a line "-- ;".
+-- Only the runs of the studies in the temporary table q_studies are graded (grade_runs fills it: every
+-- study, or those a load did not copy with their grades from the last build's database); every rule
+-- reads one study's rows at a time, so a study's grades do not depend on which others are graded.
 
+CREATE TEMP VIEW q_intervals AS SELECT * FROM intervals WHERE study IN (SELECT study FROM q_studies);
+-- ;
 -- Each run with its samples' span: the report interval (else the first sample's time) is one step.
 CREATE TEMP TABLE q_runs AS
 SELECT r.study, r.artifact, r.system, r.workload, r.threads, r.threads_source, r.started, r.trace,
@@ -16,8 +21,9 @@ SELECT r.study, r.artifact, r.system, r.workload, r.threads, r.threads_source, r
        count(*) FILTER (WHERE i.reconnects_s > 0) AS reconnect_samples,
        sum(i.tps) FILTER (WHERE i.errors_s IS NOT NULL) AS tps_with_errors
 FROM runs AS r
-LEFT JOIN intervals AS i USING (study, artifact)
-LEFT JOIN (SELECT study, artifact, max(t_s) / 2 AS half FROM intervals GROUP BY ALL) AS r_last USING (study, artifact)
+LEFT JOIN q_intervals AS i USING (study, artifact)
+LEFT JOIN (SELECT study, artifact, max(t_s) / 2 AS half FROM q_intervals GROUP BY ALL) AS r_last USING (study, artifact)
+WHERE r.study IN (SELECT study FROM q_studies)
 GROUP BY r.study, r.artifact, r.system, r.workload, r.threads, r.threads_source, r.started, r.trace,
          r.report_interval_s, r.elapsed_s;
 -- ;
@@ -28,7 +34,7 @@ WITH windows AS (
     SELECT study, artifact, t_s,
            avg(tps) OVER (PARTITION BY study, artifact ORDER BY t_s
                           RANGE BETWEEN CURRENT ROW AND {window_s} - 1 FOLLOWING) AS wmean
-    FROM intervals
+    FROM q_intervals
 )
 SELECT r.study, r.artifact,
        min(w.t_s) FILTER (WHERE w.t_s + {window_s} - r.step <= r.last_t) AS first_full,
@@ -48,14 +54,14 @@ SELECT r.study, r.artifact, w.steady_from, w.first_full,
        CASE WHEN count(i.t_s) >= 3 THEN regr_slope(i.tps, i.t_s) * 60 / nullif(avg(i.tps), 0) * 100 END AS trend
 FROM q_runs AS r
 JOIN q_warm AS w USING (study, artifact)
-JOIN intervals AS i ON i.study = r.study AND i.artifact = r.artifact AND i.t_s >= coalesce(w.steady_from, r.first_t)
+JOIN q_intervals AS i ON i.study = r.study AND i.artifact = r.artifact AND i.t_s >= coalesce(w.steady_from, r.first_t)
 GROUP BY ALL;
 -- ;
 INSERT INTO run_stalls
 SELECT i.study, i.artifact, i.t_s, i.tps, r.median_tps, NULL
 FROM q_runs AS r
 JOIN q_steady AS q USING (study, artifact)
-JOIN intervals AS i ON i.study = r.study AND i.artifact = r.artifact
+JOIN q_intervals AS i ON i.study = r.study AND i.artifact = r.artifact
  AND i.t_s >= coalesce(q.steady_from, r.first_t) AND i.tps < {stall_share} * r.median_tps;
 -- ;
 -- A stall's time on the run's trace clock: the array's state at the latest sample before it.
@@ -78,12 +84,12 @@ WITH opts AS (
            TRY_CAST(any_value(value) FILTER (WHERE name IN ('tables', 'oltp-tables-count')) AS BIGINT) AS tables,
            TRY_CAST(any_value(value) FILTER (WHERE name IN ('table-size', 'table_size', 'oltp-table-size')) AS BIGINT) AS rows,
            TRY_CAST(any_value(value) FILTER (WHERE name IN ('threads', 'num-threads')) AS BIGINT) AS threads
-    FROM run_options GROUP BY ALL
+    FROM run_options WHERE study IN (SELECT study FROM q_studies) GROUP BY ALL
 ), settings AS (
     SELECT study, system,
            TRY_CAST(any_value(value) FILTER (WHERE name = 'innodb_buffer_pool_size') AS DOUBLE) AS pool_bytes,
            upper(any_value(value) FILTER (WHERE name = 'innodb_doublewrite')) AS doublewrite
-    FROM system_settings GROUP BY ALL
+    FROM system_settings WHERE study IN (SELECT study FROM q_studies) GROUP BY ALL
 )
 SELECT r.study, r.artifact, o.tables AS opt_tables, o.rows AS opt_rows, o.threads AS opt_threads,
        w.tables AS w_tables, w.rows_per_table AS w_rows, s.buffer_pool_mib, s.doublewrite AS declared_doublewrite,
