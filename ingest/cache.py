@@ -33,13 +33,23 @@ def _size(folder: Path | str) -> int:
                    for i in items)
 
 
-def link_or_copy(source: Path, target: Path) -> None:
+def link_or_copy(source: Path | str, target: Path | str) -> None:
     """Put ``source`` at ``target`` as a hard link (no bytes written again), or a copy where the file
-    system does not allow one; what was at ``target`` is replaced, not written through."""
-    target.unlink(missing_ok=True)  # a file left there, or this very file linked there before
+    system does not allow one; what was at ``target`` is replaced, not written through. (Linked first,
+    and unlinked only when something is there: after one change at 1,000 bundles the export's cached
+    studies and charts are 32,000 links, nearly all into new folders.)"""
     try:
         os.link(source, target)
+        return
+    except FileExistsError:  # a file left there, or this very file linked there before
+        os.unlink(target)
     except OSError:  # another file system, or links not allowed
+        pass
+    try:
+        os.link(source, target)
+    except OSError:
+        if os.path.lexists(target):
+            os.unlink(target)
         shutil.copyfile(source, target)
 
 

@@ -3,6 +3,7 @@ build exports again, and that an export from the cache writes the same bytes as 
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from conftest import copy_project, remove_build
 from ingest.build import Layout, build_site
+from ingest.cache import link_or_copy
 from ingest.publish import export_all
 from ingest.stage import build_database_from, stage_bundles
 from test_stage import _differences
@@ -99,3 +101,26 @@ def test_cached_files_are_linked_into_the_export(project: Layout, tmp_path: Path
     page = tmp_path / "second" / "data" / "studies" / f"{SEAGATE}.json"
     assert page.stat().st_nlink == 3  # the first export's file, the cache's and this one
     assert page.samefile(tmp_path / "first" / "data" / "studies" / f"{SEAGATE}.json")
+
+
+def test_a_file_linked_or_copied_over_another_replaces_it_without_writing_through(tmp_path: Path, monkeypatch):
+    """link_or_copy puts the source in place of what is there (a file left behind, the same file linked
+    before, another link of a file that must keep its bytes), and copies where links fail."""
+    source, kept = tmp_path / "source", tmp_path / "kept"
+    source.write_text("new", encoding="utf-8")
+    kept.write_text("old", encoding="utf-8")
+    target = tmp_path / "target"
+    os.link(kept, target)
+    link_or_copy(source, target)
+    assert target.samefile(source) and kept.read_text(encoding="utf-8") == "old"
+    link_or_copy(source, target)  # the very file, again
+    assert target.samefile(source) and source.stat().st_nlink == 2
+
+    def refused(*_):
+        raise PermissionError(1, "Operation not permitted")
+
+    os.link(kept, tmp_path / "other")
+    monkeypatch.setattr(os, "link", refused)
+    link_or_copy(source, tmp_path / "other")
+    assert (tmp_path / "other").read_text(encoding="utf-8") == "new" and kept.read_text(encoding="utf-8") == "old"
+    assert not (tmp_path / "other").samefile(source)

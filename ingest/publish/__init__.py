@@ -38,7 +38,7 @@ def take_from_cache(*, out_dir: Path, cache: Path, bundle_keys: dict[str, str], 
     (study_cache.AGGREGATED), their files linked into the export ``out_dir``. It needs no database: the
     build does it while the database loads."""
     hits: dict[str, dict] = {}
-    made: set[Path] = set()
+    made: set[str] = set()
     for study, key in bundle_keys.items():
         hit = lookup(cache, export_key(key, site_url=site_url))
         if hit is not None:  # (whole records are read one at a time: the rest of each is let go here)

@@ -102,24 +102,26 @@ def lookup(folder: Path, key: str) -> dict | None:
     """The record of the entry of ``key``, if it is whole (None otherwise)."""
     entry = _entry(folder, key)
     try:
+        names = set(os.listdir(entry))  # one call, not one a file (25 a study)
         record = json.loads((entry / RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if all((entry / str(i)).is_file() for i in range(len(record["files"]))):
+    if names.issuperset(map(str, range(len(record["files"])))):
         return {**record, "entry": entry}
     return None
 
 
-def restore(record: dict, *, out_dir: Path, made: set[Path]) -> None:
+def restore(record: dict, *, out_dir: Path, made: set[str]) -> None:
     """Put a cached study's files back in place in the export ``out_dir`` (``made``: the folders made so
-    far, each made once rather than a call a file)."""
-    entry = record["entry"]
+    far, each made once rather than a call a file; paths as strings, 18,000 files at 1,000 studies)."""
+    entry, out = str(record["entry"]), str(out_dir)
     for i, name in enumerate(record["files"]):
-        target = out_dir / name
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
-        link_or_copy(entry / str(i), target)
+        target = f"{out}/{name}"
+        parent = os.path.dirname(target)
+        if parent not in made:
+            os.makedirs(parent, exist_ok=True)
+            made.add(parent)
+        link_or_copy(f"{entry}/{i}", target)
     os.utime(entry)  # used now: kept by prune()
 
 
