@@ -257,20 +257,29 @@ def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage
     return out
 
 
-def link_tree(source: Path, target: Path) -> int:
+def link_tree(source: Path, target: Path, *, same: set[tuple[str, int, int]] | None = None) -> int:
     """Link every file under ``source`` into ``target``; a file there already must be the same file or
-    hold the same bytes (the scripts and styles every run writes). Returns how many files were linked."""
+    hold the same bytes (the scripts and styles every run writes). ``same``: the (file there, device
+    and inode here) found to hold the same bytes, kept from one call to the next (each of a thousand
+    studies' cache entries holds the site's script, 0.3 MB, from one of a few runs). Paths are strings:
+    at 1,000 bundles the pages are 20,600 files in 14,000 folders. Returns how many files were linked."""
     count = 0
-    for folder, _, names in os.walk(source):
-        into = target / Path(folder).relative_to(source)
-        into.mkdir(parents=True, exist_ok=True)
+    same = set() if same is None else same
+    src, dst = os.fspath(source), os.fspath(target)
+    for folder, _, names in os.walk(src):
+        into = dst + folder[len(src):]
+        os.makedirs(into, exist_ok=True)
         for name in names:
-            there, here = into / name, Path(folder) / name
+            there, here = f"{into}/{name}", f"{folder}/{name}"
             try:
                 os.link(here, there)
             except FileExistsError:
-                if not os.path.samefile(here, there) and there.read_bytes() != here.read_bytes():
-                    raise BuildError(f"{there}: two parts of the site wrote it differently") from None
+                found = os.stat(here)
+                checked = (there, found.st_dev, found.st_ino)
+                if checked not in same and not os.path.samestat(found, os.stat(there)):
+                    if Path(there).read_bytes() != Path(here).read_bytes():
+                        raise BuildError(f"{there}: two parts of the site wrote it differently") from None
+                    same.add(checked)
                 continue
             count += 1
     return count
@@ -341,8 +350,9 @@ def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path,
     later = [key for key in keys if key not in made.union(first)]
 
     def link(keys) -> None:
+        same: set[tuple[str, int, int]] = set()
         for key in keys:
-            link_tree(_entry(cache, key), public)
+            link_tree(_entry(cache, key), public, same=same)
             os.utime(_entry(cache, key))  # used now: kept by prune()
 
     def run(job: Job) -> None:

@@ -15,7 +15,8 @@ from ingest.build import Layout, build_site, prepare, render_site
 from ingest.generation import Generation, new_generation
 from ingest.problems import BuildError
 from ingest.page_keys import _cuts, folders_by_study
-from ingest.shards import CATALOGUE, _cut, facet_pages_of, facet_run_data, shard_count, shard_of, split_data
+from ingest.shards import (CATALOGUE, _cut, facet_pages_of, facet_run_data, link_tree, shard_count, shard_of,
+                           split_data)
 from test_stage import _differences
 
 MEASURED = "measured-mariadb-2core-vm"
@@ -183,6 +184,33 @@ def test_a_runs_pages_go_to_their_studies_by_their_folders(tmp_path: Path):
         folders_by_study(run, studies=("a", "b", "c"), charts={})
     assert str(error.value) == (f"{run}/embed/a--tps: a page of none of this run's studies (chart 'a--tps'; "
                                 "ingest/page_keys.py: STUDY_FOLDERS)")
+
+
+def test_trees_linked_into_one_share_their_files_and_must_agree_on_the_rest(tmp_path: Path):
+    """Cache entries linked into a site: their own pages linked, the script every run wrote linked
+    once and compared with each run's copy (once a copy), and a file two of them wrote differently
+    stops the build."""
+    def tree(name: str, files: dict[str, str]) -> Path:
+        for file, text in files.items():
+            (tmp_path / name / file).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name / file).write_text(text, encoding="utf-8")
+        return tmp_path / name
+
+    one = tree("one", {"studies/a/index.html": "a", "js/site.js": "plot"})
+    two = tree("two", {"studies/b/index.html": "b", "js/site.js": "plot"})
+    three = tree("three", {"studies/c/index.html": "c"})
+    (three / "js").mkdir()
+    os.link(two / "js" / "site.js", three / "js" / "site.js")  # an entry of the same run as two's
+    public, same = tmp_path / "public", set()
+    assert [link_tree(t, public, same=same) for t in (one, two, three)] == [2, 1, 1]
+    assert (public / "studies" / "b" / "index.html").samefile(two / "studies" / "b" / "index.html")
+    assert (public / "js" / "site.js").samefile(one / "js" / "site.js")
+    site_js = os.stat(two / "js" / "site.js")
+    assert same == {(f"{public}/js/site.js", site_js.st_dev, site_js.st_ino)}  # two's and three's copy, compared once
+    four = tree("four", {"js/site.js": "other"})
+    with pytest.raises(BuildError) as error:
+        link_tree(four, public, same=same)
+    assert str(error.value) == f"{public}/js/site.js: two parts of the site wrote it differently"
 
 
 def test_the_page_cache_holds_each_studys_pages_apart(built: Layout):
