@@ -109,15 +109,16 @@ def serve_config(site: Path, *, build: Path) -> Path:
 
 def link_static(generation: Generation) -> int:
     """Link every file of the export's static folder into the site, where Hugo would have copied it;
-    a file the site has already (a page where a download would go) is an error. Returns how many."""
-    source = generation.export / "static"
+    a file the site has already (a page where a download would go) is an error. Returns how many.
+    (Paths are strings: 21,600 files at 1,000 bundles.)"""
+    source, public = os.fspath(generation.export / "static"), os.fspath(generation.public)
     count = 0
     for folder, _, names in os.walk(source):
-        target = generation.public / Path(folder).relative_to(source)
-        target.mkdir(parents=True, exist_ok=True)
+        target = public + folder[len(source):]
+        os.makedirs(target, exist_ok=True)
         for name in names:
-            os.link(Path(folder) / name, target / name)
-            count += 1
+            os.link(f"{folder}/{name}", f"{target}/{name}")
+        count += len(names)
     return count
 
 
