@@ -18,7 +18,7 @@ from .badges import export_badges
 from .colours import positions
 from .compare import export_compare, write_compare_index
 from .csv_cells import export_rule
-from .db import IN_TODO, Snapshot, materialise_views, release_views, set_todo
+from .db import Snapshot, in_studies, materialise_views, release_views
 from .downloads import export_downloads, export_study_csvs
 from .embeds import export_embeds, facet_embeds, study_embeds, write_specs
 from .explore import export_explore, write_explore_index
@@ -68,11 +68,10 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
         studies = [study for (study,) in con.execute("SELECT study FROM studies ORDER BY study").fetchall()]
         hits = {s: taken[s] for s in studies if s in taken}
         todo = [s for s in studies if s not in hits]
-        set_todo(con, todo)  # for the artifacts' rows; the export sets it again for each batch of studies
         with ThreadPoolExecutor(max_workers=2) as pool:
             # mostly disk and DuckDB, beside the Python of the rest: the artifacts copied (and checked
             # against their SHA-256), the whole database's files
-            copying = pool.submit(export_artifacts, artifact_rows(con, where=IN_TODO), static_dir=out_dir / "static",
+            copying = pool.submit(export_artifacts, artifact_rows(con, where=in_studies(todo) if hits else "TRUE"), static_dir=out_dir / "static",
                                   data_dir=data, bundles=bundles)
             whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir)
             made = _export_pages(con, out_dir=out_dir, site_url=site_url, todo=todo, hits=hits)
@@ -121,17 +120,18 @@ def facet_parts(doc: dict, found: dict[str, dict], *, static_dir: Path, site_url
 STUDIES_PER_BATCH = 500
 
 
-def _export_batch(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: str) -> dict[str, dict]:
-    """The per-study outputs of the studies of db.TODO; returns their records (study_cache.record)."""
+def _export_batch(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: str, where: str) -> dict[str, dict]:
+    """The per-study outputs of the studies ``where`` holds for (db.in_studies); returns their records
+    (study_cache.record)."""
     static = out_dir / "static"
     study_data = static / "data" / "studies"
-    hashes = export_study_csvs(con, out_dir=study_data, where=IN_TODO)
-    docs = export_studies(Snapshot(con, where=IN_TODO), out_dir=out_dir / "data", cite=lambda doc: study_reference(
+    hashes = export_study_csvs(con, out_dir=study_data, where=where)
+    docs = export_studies(Snapshot(con, where=where), out_dir=out_dir / "data", cite=lambda doc: study_reference(
         doc, site_url=site_url.rstrip("/"), sha256=hashes[doc["id"]]))
-    found = study_facets(Snapshot(con, where=IN_TODO), [head(doc) for doc in docs], colours=positions(con))
-    explored = export_explore(con, assets_dir=out_dir / "assets", where=IN_TODO)
-    compared = export_compare(con, assets_dir=out_dir / "assets", where=IN_TODO)
-    export_badges(con, static_dir=static, where=IN_TODO)
+    found = study_facets(Snapshot(con, where=where), [head(doc) for doc in docs], colours=positions(con))
+    explored = export_explore(con, assets_dir=out_dir / "assets", where=where)
+    compared = export_compare(con, assets_dir=out_dir / "assets", where=where)
+    export_badges(con, static_dir=static, where=where)
     made = {}
     for doc in docs:
         own = study_embeds(doc, static_dir=static, site_url=site_url)
@@ -151,11 +151,10 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: st
     """Everything of the export but the artifacts and the whole database's files: the per-study outputs
     of the studies of ``todo``, STUDIES_PER_BATCH at a time (those of ``hits`` are being linked in
     place), and every aggregate, from the records of both. Returns the records of ``todo``, for the cache."""
-    materialise_views(con, where=IN_TODO if hits else "TRUE")  # (todo's rows: set_todo(todo) ran)
+    materialise_views(con, where=in_studies(todo) if hits else "TRUE")
     made: dict[str, dict] = {}
     for n in range(0, len(todo), STUDIES_PER_BATCH):
-        set_todo(con, todo[n:n + STUDIES_PER_BATCH])
-        made.update(_export_batch(con, out_dir=out_dir, site_url=site_url))
+        made.update(_export_batch(con, out_dir=out_dir, site_url=site_url, where=in_studies(todo[n:n + STUDIES_PER_BATCH])))
     release_views(con)  # only todo's studies' rows: what follows reads every study
     data = out_dir / "data"
     records = {**hits, **made}
