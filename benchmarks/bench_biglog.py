@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import shutil
@@ -98,7 +99,7 @@ def main() -> None:
         shutil.copytree(bundle, project.data / bundle.name)
         start = time.perf_counter()
         subprocess.run([str(Path(sys.executable).parent / "benchdb"), "build"], cwd=project.root, check=True,
-                       capture_output=True)
+                       capture_output=True, env={**os.environ, "PYTHONPATH": str(root)})  # this checkout's code
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"benchdb build  peak {peak:6.0f} MB  ({time.perf_counter() - start:.1f} s, the project's bundles "
               "and this one, empty cache; the largest process of the build)")

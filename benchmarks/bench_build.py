@@ -26,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
 from conftest import copy_project  # noqa: E402
 from ingest import exporter as exporter_module  # noqa: E402

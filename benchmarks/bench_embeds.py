@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
 from ingest import embed_specs  # noqa: E402
 from ingest.build import Layout  # noqa: E402

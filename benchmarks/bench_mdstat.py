@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import sys
 import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from ingest.parsers.mdstat_trace import parse_trace
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's code, not an installed copy's
+from ingest.parsers.mdstat_trace import parse_trace  # noqa: E402
 
 SNAPSHOT = """Personalities : [raid1] [raid6] [raid5] [raid4]
 md6 : active raid6 nvme7n1[8] nvme6n1[6] nvme5n1[5] nvme4n1[4] nvme3n1[3] nvme2n1[2] nvme1n1[1] nvme0n1[0]

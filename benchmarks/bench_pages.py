@@ -30,6 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, copy_project, serve_folder  # noqa: E402
 from ingest.build import Layout, build_site  # noqa: E402

@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, serve_folder  # noqa: E402
 from ingest.publish.sql_page import examples  # noqa: E402

@@ -12,11 +12,13 @@ from __future__ import annotations
 import argparse
 import random
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from ingest.parsers.sysbench import parse_file
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's code, not an installed copy's
+from ingest.parsers.sysbench import parse_file  # noqa: E402
 
 HEADER = """sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
 
