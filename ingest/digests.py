@@ -38,9 +38,9 @@ class Digests:
             self.known = {}
         self.used: dict[str, str] = {}
 
-    def of(self, path: Path, *, written_by_build: bool = False) -> str:
-        """The SHA-256 of the file at ``path`` (hex)."""
-        st = os.stat(path)
+    def of(self, path: Path | str, *, written_by_build: bool = False, st: os.stat_result | None = None) -> str:
+        """The SHA-256 of the file at ``path`` (hex); ``st``: its stat, if the caller has it."""
+        st = st or os.stat(path)
         identity = f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
         if not written_by_build:
             identity += f":{st.st_ctime_ns}"

@@ -102,6 +102,25 @@ def test_the_key_follows_the_folder_and_the_code(project: Layout):
     assert bundle_key("code-1", file) != key
 
 
+def test_the_key_reads_a_linked_file_but_not_a_linked_folder(tmp_path: Path):
+    """As Path.rglob lists a bundle's files: a link to a file counts as the file it names, a linked
+    folder is not entered, a broken link is no file. (Validation refuses all three; the key only has
+    to be made.)"""
+    folder, outside = tmp_path / "bundle", tmp_path / "outside"
+    (folder / "artifacts").mkdir(parents=True)
+    outside.mkdir()
+    (folder / "bundle.yaml").write_text("id: x\n", encoding="utf-8")
+    (outside / "run.log").write_text("one", encoding="utf-8")
+    (folder / "artifacts" / "run.log").symlink_to(outside / "run.log")
+    (folder / "artifacts" / "more").symlink_to(outside)
+    (folder / "artifacts" / "gone.log").symlink_to(tmp_path / "nowhere")
+    key = bundle_key("code", folder / "bundle.yaml")
+    (outside / "other.log").write_text("two", encoding="utf-8")  # only in the linked folder
+    assert bundle_key("code", folder / "bundle.yaml") == key
+    (outside / "run.log").write_text("three", encoding="utf-8")  # the linked file
+    assert bundle_key("code", folder / "bundle.yaml") != key
+
+
 def test_a_damaged_entry_is_validated_again(project: Layout):
     staged, _, _ = stage_bundles([project.data], cache=project.cache)
     entry = next(s.entry for s in staged if s.id == MEASURED)
