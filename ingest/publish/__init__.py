@@ -68,13 +68,14 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
         studies = [study for (study,) in con.execute("SELECT study FROM studies ORDER BY study").fetchall()]
         hits = {s: taken[s] for s in studies if s in taken}
         todo = [s for s in studies if s not in hits]
+        where = in_studies(todo) if hits else "TRUE"  # the studies this export computes
         with ThreadPoolExecutor(max_workers=2) as pool:
             # mostly disk and DuckDB, beside the Python of the rest: the artifacts copied (and checked
             # against their SHA-256), the whole database's files
-            copying = pool.submit(export_artifacts, artifact_rows(con, where=in_studies(todo) if hits else "TRUE"), static_dir=out_dir / "static",
+            copying = pool.submit(export_artifacts, artifact_rows(con, where=where), static_dir=out_dir / "static",
                                   data_dir=data, bundles=bundles)
             whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir)
-            made = _export_pages(con, out_dir=out_dir, site_url=site_url, todo=todo, hits=hits)
+            made = _export_pages(con, out_dir=out_dir, site_url=site_url, todo=todo, hits=hits, where=where)
             logs = copying.result()
             whole.result()
     finally:
@@ -147,14 +148,16 @@ def _export_batch(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: st
 
 
 def _export_pages(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: str, todo: list[str],
-                  hits: dict[str, dict]) -> dict[str, dict]:
+                  hits: dict[str, dict], where: str) -> dict[str, dict]:
     """Everything of the export but the artifacts and the whole database's files: the per-study outputs
-    of the studies of ``todo``, STUDIES_PER_BATCH at a time (those of ``hits`` are being linked in
-    place), and every aggregate, from the records of both. Returns the records of ``todo``, for the cache."""
-    materialise_views(con, where=in_studies(todo) if hits else "TRUE")
+    of the studies of ``todo`` (``where`` holds for them), STUDIES_PER_BATCH at a time (those of
+    ``hits`` are being linked in place), and every aggregate, from the records of both. Returns the
+    records of ``todo``, for the cache."""
+    materialise_views(con, where=where)
     made: dict[str, dict] = {}
     for n in range(0, len(todo), STUDIES_PER_BATCH):
-        made.update(_export_batch(con, out_dir=out_dir, site_url=site_url, where=in_studies(todo[n:n + STUDIES_PER_BATCH])))
+        batch = in_studies(todo[n:n + STUDIES_PER_BATCH])
+        made.update(_export_batch(con, out_dir=out_dir, site_url=site_url, where=batch))
     release_views(con)  # only todo's studies' rows: what follows reads every study
     data = out_dir / "data"
     records = {**hits, **made}
