@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -50,8 +49,7 @@ class EmbedPlan:
     @property
     def workers(self) -> int:
         """Node's worker threads for the charts to draw: one per core, fewer for few charts."""
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        return max(1, min(cores, math.ceil(len(self.misses) / CHARTS_A_WORKER)))
+        return max(1, min(children.cores(), math.ceil(len(self.misses) / CHARTS_A_WORKER)))
 
 
 def plan_embeds(layout, *, export_dir: Path) -> EmbedPlan:

@@ -12,8 +12,7 @@ of its own does not send them back and forth)."""
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from multiprocessing import get_context
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Callable
 
 from . import children
@@ -40,8 +39,7 @@ class Exporter:
 
     def __init__(self, *, bundles: int) -> None:
         self.apart = bundles >= APART_FROM
-        self.pool = (ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
-                                         initializer=children.die_with_parent) if self.apart else None)
+        self.pool = children.process_pool(1) if self.apart else None
 
     def _run(self, step: Callable, **kwargs):
         return self.pool.submit(step, **kwargs).result() if self.pool else step(**kwargs)
@@ -69,17 +67,8 @@ class Exporter:
             hand_back_memory()
             return
         if kind is not None:  # an interrupted or failed build: stop what the worker does
-            _kill(self.pool)
+            children.kill_workers(self.pool)
         self.pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _kill(pool: ProcessPoolExecutor) -> None:
-    """Kill a pool's worker processes (ProcessPoolExecutor.kill_workers from Python 3.14 on)."""
-    if hasattr(pool, "kill_workers"):
-        pool.kill_workers()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.kill()
 
 
 def _take(**kwargs) -> None:

@@ -25,10 +25,8 @@ import json
 import os
 import shutil
 import stat
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from importlib.metadata import version
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -36,6 +34,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from . import children
 from .cache import PRUNE_EVERY, TMP, CacheCounts, prune
 from .digests import Digests
 from .load import TABLES, create_schema, insert_bundles, new_database
@@ -235,10 +234,10 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
     digests.save()
     records = {key: _read_entry(folder / key[:2] / key) for key in keys}
     todo = [(file, key) for file, key in zip(files, keys) if records[key] is None]
-    workers = min(os.cpu_count() or 1, len(todo) // PER_WORKER)
+    workers = min(children.cores(), len(todo) // PER_WORKER)
     if workers > 1:
         chunks = [todo[i:i + PER_WORKER] for i in range(0, len(todo), PER_WORKER)]
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        with children.workers(workers) as pool:
             for done in [pool.submit(_make_entries, chunk, folder) for chunk in chunks]:
                 done.result()
     else:

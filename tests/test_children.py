@@ -1,5 +1,5 @@
 """Children of a build die with it (ingest/children.py): a build killed with SIGKILL leaves no Node or
-Hugo running."""
+Hugo running, and a failed step stops its worker processes."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from ingest import children
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,3 +51,13 @@ def test_a_child_dies_when_its_parent_is_killed():
         assert not _alive(child)
     finally:
         parent.kill()
+
+
+def test_a_failed_step_stops_its_worker_processes():
+    with pytest.raises(RuntimeError):
+        with children.workers(2) as pool:
+            pid = pool.submit(os.getpid).result()
+            assert pid != os.getpid()
+            pool.submit(time.sleep, 600)
+            raise RuntimeError("a batch failed")
+    assert not _alive(pid)

@@ -11,7 +11,9 @@ import duckdb
 import pytest
 
 from conftest import copy_project
+from ingest import children
 from ingest import exporter as exporter_module
+from ingest import publish
 from ingest.build import prepare
 from ingest.exporter import Exporter
 from ingest.generation import new_generation
@@ -37,6 +39,23 @@ def test_an_export_in_a_process_of_its_own_writes_what_the_builds_process_writes
     assert _studies_line(capsys.readouterr().out) == "studies: 6 exported, 0 from the cache"
     assert _differences(apart.export, here.export) == []
     assert "Changed: " in (apart.export / "data" / "studies" / f"{MEASURED}.json").read_text(encoding="utf-8")
+
+
+def test_studies_exported_by_worker_processes_are_the_files_the_build_s_process_exports(tmp_path: Path, monkeypatch):
+    """From publish.APART_FROM studies to export on, worker processes make the studies' own outputs, in
+    batches of every n-th study: the same files as the build's process making them all."""
+    layout = copy_project(tmp_path / "project")
+    generation = new_generation(layout.build)
+    prepare(layout, generation)
+    here = publish.export_all(db_path=generation.database, out_dir=tmp_path / "here", bundles=layout.data)
+    pools = []
+    workers = children.workers
+    monkeypatch.setattr(children, "workers", lambda count: pools.append(count) or workers(count))
+    monkeypatch.setattr(publish, "APART_FROM", 1)
+    monkeypatch.setattr(publish, "STUDIES_PER_BATCH", 2)  # three batches of two studies
+    counts = publish.export_all(db_path=generation.database, out_dir=tmp_path / "apart", bundles=layout.data)
+    assert (here.made, counts.made, counts.cached, pools) == (6, 6, 0, [2])
+    assert _differences(tmp_path / "here", tmp_path / "apart") == []
 
 
 def test_an_error_in_the_process_comes_back_as_raised(tmp_path: Path):

@@ -7,12 +7,15 @@ export's cache instead (study_cache.py); whatever reads several studies is expor
 from __future__ import annotations
 
 import json
+import math
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import duckdb
 
+from .. import children
 from ..fields import as_data
+from ..memory import hand_back_memory
 from .artifacts import artifact_rows, export_artifacts, write_artifact_list
 from .badges import export_badges
 from .colours import positions
@@ -75,7 +78,8 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
             copying = pool.submit(export_artifacts, artifact_rows(con, where=where), static_dir=out_dir / "static",
                                   data_dir=data, bundles=bundles)
             whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir)
-            made = _export_pages(con, out_dir=out_dir, site_url=site_url, todo=todo, hits=hits, where=where)
+            made = _export_pages(con, db_path=db_path, out_dir=out_dir, site_url=site_url, todo=todo, hits=hits,
+                                 where=where)
             logs = copying.result()
             whole.result()
     finally:
@@ -116,9 +120,15 @@ def facet_parts(doc: dict, found: dict[str, dict], *, static_dir: Path, site_url
     return parts
 
 
-# Studies exported at once (each batch's rows, documents and facet comparisons are held together, then
-# let go): at 10,000 bundles the export held every study's document at once, 6.4 GiB.
-STUDIES_PER_BATCH = 500
+# From this many studies to export on (an empty cache, or a change of code), their own outputs are made
+# by worker processes, one a core: that work is Python's, a study at a time, and a worker costs about a
+# second of imports to start. Fewer are exported in this process, at once.
+APART_FROM = 200
+# Studies a worker exports at once (their rows, documents and facet comparisons are held together, then
+# let go): at 10,000 bundles the export once held every study's document at once, 6.4 GiB. At the
+# export's peak there, two workers held 0.48 GiB each with 500 studies a batch and 0.38 GiB with 250,
+# beside the 2.3 to 2.4 GiB of the build's process, which holds every study's record.
+STUDIES_PER_BATCH = 250
 
 
 def _export_batch(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: str, where: str) -> dict[str, dict]:
@@ -129,7 +139,7 @@ def _export_batch(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: st
     hashes = export_study_csvs(con, out_dir=study_data, where=where)
     docs = export_studies(Snapshot(con, where=where), out_dir=out_dir / "data", cite=lambda doc: study_reference(
         doc, site_url=site_url.rstrip("/"), sha256=hashes[doc["id"]]))
-    found = study_facets(Snapshot(con, where=where), [head(doc) for doc in docs], colours=positions(con))
+    found = study_facets(Snapshot(con, where=where), [head(doc) for doc in docs], colours=positions(con, where=where))
     explored = export_explore(con, assets_dir=out_dir / "assets", where=where)
     compared = export_compare(con, assets_dir=out_dir / "assets", where=where)
     export_badges(con, static_dir=static, where=where)
@@ -147,18 +157,50 @@ def _export_batch(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: st
     return made
 
 
-def _export_pages(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: str, todo: list[str],
+def _export_apart(*, db_path: Path, out_dir: Path, site_url: str, studies: list[str]) -> dict[str, dict]:
+    """_export_batch of ``studies`` in a worker process, on a connection of its own (the views
+    materialised there: a connection's temporary tables are its own)."""
+    con = duckdb.connect(str(db_path), read_only=True)
+    try:
+        con.execute("SET enable_progress_bar = false")
+        where = in_studies(studies)
+        materialise_views(con, where=where)
+        made = _export_batch(con, out_dir=out_dir, site_url=site_url, where=where)
+    finally:
+        con.close()
+    # what the batch's documents held, handed back to the system before the next batch: the export's
+    # peak comes with its last batches, when the build's process holds nearly every study's record
+    hand_back_memory()
+    return made
+
+
+def _export_own(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path, site_url: str, todo: list[str],
+                where: str) -> dict[str, dict]:
+    """The per-study outputs of the studies of ``todo`` (``where`` holds for them): in this process, or,
+    from APART_FROM studies on, on worker processes, STUDIES_PER_BATCH at a time; their records, in
+    ``todo``'s order."""
+    if len(todo) < APART_FROM:
+        materialise_views(con, where=where)
+        made = _export_batch(con, out_dir=out_dir, site_url=site_url, where=where)
+        release_views(con)  # only todo's studies' rows: what follows reads every study
+        return made
+    # every count-th study a batch: studies of one kind (with logs, say) have ids alike, which sort together
+    count = max(children.cores(), math.ceil(len(todo) / STUDIES_PER_BATCH))
+    batches = [todo[n::count] for n in range(count)]
+    with children.workers(min(children.cores(), len(batches))) as pool:
+        done = [pool.submit(_export_apart, db_path=db_path, out_dir=out_dir, site_url=site_url, studies=batch)
+                for batch in batches]
+        made = {study: entry for batch in done for study, entry in batch.result().items()}
+    return {study: made[study] for study in todo}
+
+
+def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path, site_url: str, todo: list[str],
                   hits: dict[str, dict], where: str) -> dict[str, dict]:
     """Everything of the export but the artifacts and the whole database's files: the per-study outputs
-    of the studies of ``todo`` (``where`` holds for them), STUDIES_PER_BATCH at a time (those of
-    ``hits`` are being linked in place), and every aggregate, from the records of both. Returns the
-    records of ``todo``, for the cache."""
-    materialise_views(con, where=where)
-    made: dict[str, dict] = {}
-    for n in range(0, len(todo), STUDIES_PER_BATCH):
-        batch = in_studies(todo[n:n + STUDIES_PER_BATCH])
-        made.update(_export_batch(con, out_dir=out_dir, site_url=site_url, where=batch))
-    release_views(con)  # only todo's studies' rows: what follows reads every study
+    of the studies of ``todo`` (``where`` holds for them; _export_own), while those of ``hits`` are
+    being linked in place, and every aggregate, from the records of both. Returns the records of
+    ``todo``, for the cache."""
+    made = _export_own(con, db_path=db_path, out_dir=out_dir, site_url=site_url, todo=todo, where=where)
     data = out_dir / "data"
     records = {**hits, **made}
     ordered = sorted(records)

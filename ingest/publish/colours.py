@@ -7,10 +7,11 @@ from __future__ import annotations
 import duckdb
 
 
-def positions(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], int]:
-    """(study, system) -> the system's position in its bundle."""
+def positions(con: duckdb.DuckDBPyConnection, *, where: str = "TRUE") -> dict[tuple[str, str], int]:
+    """(study, system) -> the system's position in its bundle, of the studies ``where`` holds for
+    (db.in_studies)."""
     return {(study, system): pos for study, system, pos in con.execute(
-        "SELECT study, system, position FROM systems").fetchall()}
+        f"SELECT study, system, position FROM systems WHERE {where}").fetchall()}
 
 
 def colour_chart(chart: dict, study: str, where: dict[tuple[str, str], int]) -> None:

@@ -129,7 +129,7 @@ def export_studies(db: Snapshot, *, out_dir: Path, cite) -> list[dict]:
     ``db`` reads (Snapshot's ``where``); return the documents."""
     (out_dir / "studies").mkdir(parents=True, exist_ok=True)
     docs = []
-    placed = positions(db.con)
+    placed = positions(db.con, where=db.where)
     for (study,) in db.con.execute(f"SELECT study FROM studies WHERE {db.where} ORDER BY study").fetchall():
         doc = study_doc(db, study, placed=placed)
         doc["citation"] = cite(doc)
