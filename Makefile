@@ -47,8 +47,10 @@ validate: $(VENV)/.installed
 schema: $(VENV)/.installed
 	$(BIN)/benchdb schema --write
 
+# one pytest-xdist worker a core (four at most), a test file a worker at a time: a file's tests share
+# their fixtures (a built copy of the project, a browser)
 test: deps $(CHROMIUM) mariadb $(ACTIONLINT)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --maxprocesses 4 --dist loadfile
 
 serve: deps
 	$(BIN)/benchdb build --serve

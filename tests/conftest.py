@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import fnmatch
 import functools
 import http.server
+import os
 import shutil
 import threading
 import time
@@ -32,9 +34,21 @@ def layout() -> Layout:
 
 
 @pytest.fixture(scope="session")
-def built_site(layout: Layout) -> Layout:
-    """Build the real site once per test session (validate, load, export, Hugo)."""
-    build_site(layout)
+def built_site(layout: Layout, tmp_path_factory) -> Layout:
+    """Build the real site once per test session (validate, load, export, Hugo). With pytest-xdist's
+    workers (``make test``), the first to need it builds it and the others wait for that build: two
+    builds of one project at once stop one of them (build.py's lock), and a second one would replace
+    the site a worker is serving."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        build_site(layout)
+        return layout
+    shared = tmp_path_factory.getbasetemp().parent  # the session's folder, the same for every worker
+    with open(shared / "built-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = shared / "built-site.done"
+        if not done.exists():
+            build_site(layout)
+            done.touch()
     return layout
 
 
