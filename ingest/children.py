@@ -1,6 +1,6 @@
-"""Child processes of a build (Node, Hugo) that die with it: killed when the build's process dies,
-however it dies (even ``kill -9``), through Linux's parent-death signal. Elsewhere they are plain
-``subprocess.run`` calls."""
+"""Child processes of a build (Node, Hugo, and its own Python workers: validation, the load and the
+export) that die with it: killed when the build's process dies, however it dies (even ``kill -9``),
+through Linux's parent-death signal. Elsewhere they are plain ``subprocess.run`` calls and pools."""
 
 from __future__ import annotations
 
