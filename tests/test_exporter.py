@@ -1,6 +1,6 @@
 """The load and the export in a process of their own (ingest/exporter.py): from APART_FROM bundles on,
 what they write is what the build's own process writes, their errors come back as they were raised,
-and a failed build stops them."""
+and a failed build stops them. The same holds for the export's worker processes (publish.WORKERS_FROM)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_an_export_in_a_process_of_its_own_writes_what_the_builds_process_writes
 
 
 def test_studies_exported_by_worker_processes_are_the_files_the_build_s_process_exports(tmp_path: Path, monkeypatch):
-    """From publish.APART_FROM studies to export on, worker processes make the studies' own outputs, in
+    """From publish.WORKERS_FROM studies to export on, worker processes make the studies' own outputs, in
     batches of every n-th study: the same files as the build's process making them all."""
     layout = copy_project(tmp_path / "project")
     generation = new_generation(layout.build)
@@ -51,7 +51,7 @@ def test_studies_exported_by_worker_processes_are_the_files_the_build_s_process_
     pools = []
     workers = children.workers
     monkeypatch.setattr(children, "workers", lambda count: pools.append(count) or workers(count))
-    monkeypatch.setattr(publish, "APART_FROM", 1)
+    monkeypatch.setattr(publish, "WORKERS_FROM", 1)
     monkeypatch.setattr(publish, "STUDIES_PER_BATCH", 2)  # three batches of two studies
     counts = publish.export_all(db_path=generation.database, out_dir=tmp_path / "apart", bundles=layout.data)
     assert (here.made, counts.made, counts.cached, pools) == (6, 6, 0, [2])

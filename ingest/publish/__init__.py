@@ -123,7 +123,7 @@ def facet_parts(doc: dict, found: dict[str, dict], *, static_dir: Path, site_url
 # From this many studies to export on (an empty cache, or a change of code), their own outputs are made
 # by worker processes, one a core: that work is Python's, a study at a time, and a worker costs about a
 # second of imports to start. Fewer are exported in this process, at once.
-APART_FROM = 200
+WORKERS_FROM = 200
 # Studies a worker exports at once (their rows, documents and facet comparisons are held together, then
 # let go): at 10,000 bundles the export once held every study's document at once, 6.4 GiB. At the
 # export's peak there, two workers held 0.48 GiB each with 500 studies a batch and 0.38 GiB with 250,
@@ -178,9 +178,9 @@ def _export_apart(*, db_path: Path, out_dir: Path, site_url: str, studies: list[
 def _export_own(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path, site_url: str, todo: list[str],
                 where: str) -> dict[str, dict]:
     """The per-study outputs of the studies of ``todo`` (``where`` holds for them): in this process, or,
-    from APART_FROM studies on, on worker processes, STUDIES_PER_BATCH at a time; their records, in
+    from WORKERS_FROM studies on, on worker processes, STUDIES_PER_BATCH at a time; their records, in
     ``todo``'s order."""
-    if len(todo) < APART_FROM:
+    if len(todo) < WORKERS_FROM:
         materialise_views(con, where=where)
         made = _export_batch(con, out_dir=out_dir, site_url=site_url, where=where)
         release_views(con)  # only todo's studies' rows: what follows reads every study
