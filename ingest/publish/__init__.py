@@ -186,9 +186,10 @@ def _export_own(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path,
         release_views(con)  # only todo's studies' rows: what follows reads every study
         return made
     # every count-th study a batch: studies of one kind (with logs, say) have ids alike, which sort together
-    count = max(children.cores(), math.ceil(len(todo) / STUDIES_PER_BATCH))
+    cores = children.cores()
+    count = max(cores, math.ceil(len(todo) / STUDIES_PER_BATCH))
     batches = [todo[n::count] for n in range(count)]
-    with children.workers(min(children.cores(), len(batches))) as pool:
+    with children.workers(min(cores, len(batches))) as pool:
         done = [pool.submit(_export_apart, db_path=db_path, out_dir=out_dir, site_url=site_url, studies=batch)
                 for batch in batches]
         made = {study: entry for batch in done for study, entry in batch.result().items()}
