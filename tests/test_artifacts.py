@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 MEASURED = "measured-mariadb-2core-vm"
 RUN = "dw-off-compressed-oltp-read-write-t1-r1"
@@ -22,6 +23,22 @@ def test_each_artifact_is_published_as_loaded(built_site):
         original = built_site.data / a["study"] / a["path"]
         assert published.read_bytes() == original.read_bytes()
         assert hashlib.sha256(published.read_bytes()).hexdigest() == a["sha256"]
+
+
+def test_the_list_of_logs_is_in_order_of_path_then_study(built_site):
+    """The exporter orders the list (its page ranges over it as it is): both measured studies have a
+    t2-r1 log of the same path, the 36-log study's first."""
+    artifacts = json.loads((built_site.export / "data" / "artifact_list.json").read_text(encoding="utf-8"))
+    shared = "artifacts/dw-off-compressed-oltp_read_write-t2-r1.log"
+    assert [(a["path"], a["study"]) for a in artifacts[:5]] == [
+        ("artifacts/dw-off-compressed-oltp_read_write-t1-r1.log", MEASURED),
+        ("artifacts/dw-off-compressed-oltp_read_write-t1-r2.log", MEASURED),
+        ("artifacts/dw-off-compressed-oltp_read_write-t1-r3.log", MEASURED),
+        (shared, MEASURED), (shared, f"{MEASURED}-5min")]
+    assert artifacts == sorted(artifacts, key=lambda a: (a["path"], a["study"]))
+    page = (built_site.public / "artifacts" / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'<li><a href="[^"]*/artifacts/([^/"]+)/([^/"]+)/"><code>([^<]+)</code>', page)
+    assert links == [(a["study"], a["artifact"], a["path"]) for a in artifacts]
 
 
 def test_a_measured_value_opens_to_its_log_line(page, site_url):
