@@ -5,7 +5,8 @@ Makes N bundles in a temporary copy of the project by copying the project's own 
 phase (validate and derive, load, export, Hugo with the embeds drawn in Node beside it, search index) with an empty cache, and prints each
 phase's wall time and, in brackets, the peak resident memory of the whole process tree during the phase (this
 process and every process under it, summed; sampled ten times a second) and the peak so far of this process and
-of its largest child (Node, Hugo), in GiB, with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
+of its largest child (Node, Hugo), in GiB, and the CPU time it took (this process and the processes it
+waited for), with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
 the cache of the first build (the incremental build a pull request's preview makes).
 
     .venv/bin/python benchmarks/bench_build.py [--sizes 100,1000] [--huge]   (--huge adds 10,000)
@@ -34,6 +35,13 @@ from ingest.build import Layout, export, load, render_site  # noqa: E402
 from ingest.exporter import Exporter  # noqa: E402
 from ingest.generation import new_generation, remove_stale, switch_to  # noqa: E402
 from ingest.stage import stage_bundles  # noqa: E402
+
+
+def cpu_seconds() -> float:
+    """CPU time so far (user and system) of this process and of the processes it has waited for (and
+    theirs): every worker, Node, Hugo and Pagefind once it has ended. A phase's is the difference."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def _peaks() -> tuple[float, float]:
@@ -129,16 +137,20 @@ def change_one(layout: Layout) -> None:
     bundle.write_text(text.replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
 
 
-def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, float]]:
+def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, float, float]]:
     """The build as `benchdb build` makes it (into a generation folder of its own, then published in
     place of the last one), phase by phase: each phase's name, seconds, the whole process tree's peak
-    during it, and the peak memory so far of this process and of its largest child, in GiB."""
+    during it, the peak memory so far of this process and of its largest child, in GiB, and its CPU
+    seconds (``cpu_seconds``)."""
     generation = new_generation(layout.build)
     phases = []
     tree_memory().peak()
+    cpu = [cpu_seconds()]
 
     def done(name: str, seconds: float) -> None:
-        phases.append((name, seconds, tree_memory().peak(), *_peaks()))
+        now = cpu_seconds()
+        phases.append((name, seconds, tree_memory().peak(), *_peaks(), now - cpu[0]))
+        cpu[0] = now
 
     t = time.perf_counter()
     staged, problems, counts = stage_bundles([layout.data], cache=layout.cache)
@@ -156,10 +168,11 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
     done(f"export ({exported.made} studies; {exported.cached} cached; {where})", time.perf_counter() - t)
     # embeds (first, or beside Hugo); hugo, static links and the search index (its part of the time after
     # it): one phase for memory
+    # (the CPU time of the embeds, Hugo and the search index together, on the second)
     steps = list(render_site(layout, generation).items())
-    phases.append((steps[0][0], steps[0][1], None, None, None))
+    phases.append((steps[0][0], steps[0][1], None, None, None, None))
     done(*steps[1])
-    phases += [(name, seconds, None, None, None) for name, seconds in steps[2:]]
+    phases += [(name, seconds, None, None, None, None) for name, seconds in steps[2:]]
     t = time.perf_counter()
     switch_to(generation)
     remove_stale(layout.build, wait=False)  # the generation it replaced, removed by a process of its own
@@ -168,8 +181,15 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
 
 
 def _line(phases) -> str:
-    return "; ".join(f"{name} {seconds:.1f} s" + (f" [tree {tree:.2f}; {own:.2f}/{child:.2f} GiB]" if tree else "")
-                     for name, seconds, tree, own, child in phases)
+    return "; ".join(f"{name} {seconds:.1f} s" + (f" [tree {tree:.2f}; {own:.2f}/{child:.2f} GiB; CPU {cpu:.1f} s"
+                                                  + (" with the embeds'" if "search index" in name else "") + "]"
+                                                  if tree else "")
+                     for name, seconds, tree, own, child, cpu in phases)
+
+
+def _cpu(phases, seconds: float) -> str:
+    used = sum(phase[5] or 0 for phase in phases)
+    return f"CPU {used:.1f} s ({used / seconds:.2f} of {os.cpu_count()} cores on average)"
 
 
 def main() -> None:
@@ -193,11 +213,12 @@ def main() -> None:
             tree = max(phase[2] or 0 for phase in phases)
             print(f"{n:6d} bundles: {totals[n]:7.1f} s in all; " + _line(phases) +
                   f"; peak memory: whole process tree {tree:.2f} GiB, this process {own:.2f} GiB,"
-                  f" largest child {child:.2f} GiB", flush=True)
+                  f" largest child {child:.2f} GiB; " + _cpu(phases, totals[n]), flush=True)
             change_one(layout)
             start = time.perf_counter()
             phases = build_in_phases(layout)
-            print(f"{n:6d} bundles, one changed: {time.perf_counter() - start:7.1f} s in all; " + _line(phases),
+            took = time.perf_counter() - start
+            print(f"{n:6d} bundles, one changed: {took:7.1f} s in all; " + _line(phases) + "; " + _cpu(phases, took),
                   flush=True)
     if len(sizes) > 1:
         low, high = min(sizes), max(sizes)
