@@ -20,7 +20,8 @@ from pathlib import Path
 from .digests import Digests
 from .problems import BuildError
 from .publish.facets import PAGES as FACET_PAGES
-from .shards import CATALOGUE, HUGO_WRITES, FacetPage, _by_study, _facet_rules, _facets_cut, _of_studies, loaded
+from .shards import (CATALOGUE, HUGO_WRITES, FacetPage, entries_of_studies, facet_entries_by_study, facet_rules, facets_of_run,
+                     loaded)
 
 # Where the pages of a study are in the output of a run of the "studies" segment (site/hugo.toml): the
 # first folders of a file's path, and what the folder after them names: a study, or a chart of one
@@ -157,11 +158,11 @@ def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage],
     the data (its facet's part of facets.json and the others' titles, its file, its studies' part of
     the files read by study, the files read whole) and the exported assets of no study. ``values``:
     the data files parsed already (shards.loaded)."""
-    rules = _facet_rules(data)
+    rules = facet_rules(data)
     unknown = sorted(n for n, r in rules.items() if r not in ("whole", "by study", "facets of the run", "page files"))
     if unknown:
         raise BuildError(f"{data / unknown[0]}: no rule {rules[unknown[0]]!r} for facet pages in ingest/shards.py's CATALOGUE")
-    by_study = _by_study(data, values)
+    by_study = facet_entries_by_study(data, values)
     shared = hashlib.sha256(f"{common}\n".encode())
     _digest_files(shared, data, [data / name for name, rule in rules.items() if rule == "whole"], digests)
     files, everyone = _assets(assets)
@@ -169,7 +170,7 @@ def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage],
     keys = []
     for page in pages:
         digest = shared.copy()
-        digest.update(json.dumps([_facets_cut(facets, [page]), *(_of_studies(by_study[name], page.studies)
+        digest.update(json.dumps([facets_of_run(facets, [page]), *(entries_of_studies(by_study[name], page.studies)
                                                                   for name in sorted(by_study))],
                                  ensure_ascii=False).encode())
         _digest_files(digest, data, [data / FACET_PAGES / f"{page.name}.json"], digests)

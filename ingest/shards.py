@@ -201,24 +201,24 @@ def facet_pages_of(data: Path) -> tuple[dict, list[FacetPage]]:
                     for slug, facet in facets.items() for c in facet["chunks"]]
 
 
-def _facets_cut(facets: dict, pages: list[FacetPage]) -> dict:
+def facets_of_run(facets: dict, pages: list[FacetPage]) -> dict:
     """facets.json as a run of ``pages`` reads it: their facets' prose and pages, the others' titles."""
     mine = {p.facet for p in pages}
     return {slug: facet if slug in mine else {"title": facet["title"], "chunks": []} for slug, facet in facets.items()}
 
 
-def _facet_rules(data: Path) -> dict[str, str]:
+def facet_rules(data: Path) -> dict[str, str]:
     """What a run of facet pages reads of each exported data file there is (CATALOGUE's "facets")."""
     return {name: rules["facets"] for name, rules in sorted(CATALOGUE.items())
             if rules["facets"] is not None and (data / name).exists()}
 
 
-def _by_study(data: Path, values: dict | None = None) -> dict[str, dict[str, dict]]:
+def facet_entries_by_study(data: Path, values: dict | None = None) -> dict[str, dict[str, dict]]:
     """Each data file a run of facet pages reads "by study" (a map of lists of rows), its entries by
     the study their rows are of: a page's part is the entries of its studies. ``values``: the data
     files parsed already (``loaded``)."""
     found: dict[str, dict[str, dict]] = {}
-    for name, rule in _facet_rules(data).items():
+    for name, rule in facet_rules(data).items():
         if rule == "by study":
             value = loaded(data, name, {} if values is None else values)
             if not isinstance(value, dict):
@@ -230,7 +230,7 @@ def _by_study(data: Path, values: dict | None = None) -> dict[str, dict[str, dic
     return found
 
 
-def _of_studies(by_study: dict[str, dict], studies) -> dict:
+def entries_of_studies(by_study: dict[str, dict], studies) -> dict:
     """The entries of a map of lists of rows with rows of ``studies`` (CATALOGUE's "by study"), by key."""
     return dict(sorted({key: rows for study in studies for key, rows in by_study.get(study, {}).items()}.items()))
 
@@ -247,14 +247,14 @@ def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage
     ``values``: the data files parsed already (``loaded``)."""
     out.mkdir(parents=True)
     studies = sorted({s for p in pages for s in p.studies})
-    by_study = _by_study(data, values)
-    for name, rule in _facet_rules(data).items():
+    by_study = facet_entries_by_study(data, values)
+    for name, rule in facet_rules(data).items():
         if rule == "whole":
             os.link(data / name, out / name)
         elif rule == "by study":
-            _write(out / name, _of_studies(by_study[name], studies))
+            _write(out / name, entries_of_studies(by_study[name], studies))
         elif rule == "facets of the run":
-            _write(out / name, _facets_cut(facets, pages))
+            _write(out / name, facets_of_run(facets, pages))
         else:  # "page files"
             (out / name).mkdir()
             for page in pages:
