@@ -170,9 +170,8 @@ def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage],
     keys = []
     for page in pages:
         digest = shared.copy()
-        digest.update(json.dumps([facets_of_run(facets, [page]), *(entries_of_studies(by_study[name], page.studies)
-                                                                  for name in sorted(by_study))],
-                                 ensure_ascii=False).encode())
+        cut = [facets_of_run(facets, [page]), *(entries_of_studies(by_study[name], page.studies) for name in sorted(by_study))]
+        digest.update(json.dumps(cut, ensure_ascii=False).encode())
         _digest_files(digest, data, [data / FACET_PAGES / f"{page.name}.json"], digests)
         keys.append(digest.hexdigest())
     return keys
