@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
 from conftest import copy_project  # noqa: E402
-from ingest import exporter as exporter_module  # noqa: E402
+from ingest import children, exporter as exporter_module  # noqa: E402
 from ingest.build import Layout, export, load, render_site  # noqa: E402
 from ingest.exporter import Exporter  # noqa: E402
 from ingest.generation import new_generation, remove_stale, switch_to  # noqa: E402
@@ -189,7 +189,7 @@ def _line(phases) -> str:
 
 def _cpu(phases, seconds: float) -> str:
     used = sum(phase[5] or 0 for phase in phases)
-    return f"CPU {used:.1f} s ({used / seconds:.2f} of {os.cpu_count()} cores on average)"
+    return f"CPU {used:.1f} s ({used / seconds:.2f} of {children.cores()} cores on average)"
 
 
 def main() -> None:
