@@ -28,7 +28,7 @@ from .embed_render import EmbedPlan, draw_embeds, plan_embeds
 from .exporter import Exporter
 from .preview import write_preview
 from .problems import BuildError, BundleError
-from .search_index import index_search
+from .search_index import Indexed, index_parts, main_part, publish_index, study_parts
 from .page_keys import charts_of, common_digest, facet_keys, folders_by_study, study_keys
 from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, facet_pages_of, facet_run_data, facet_segment,
                      missing, render_pages, split_data, study_pages)
@@ -224,14 +224,16 @@ SITE_RUN = ["[params]", "  chart_embed_pages = false"]
 def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = STUDIES_PER_SHARD,
                     facet_pages_per_run: int = FACET_PAGES_PER_RUN,
                     before_hugo: Callable[[], None] = lambda: None,
-                    after_runs: Callable[[dict[str, Path]], None] = lambda _: None) -> tuple[CacheCounts, int, CacheCounts]:
+                    after_studies: Callable[[dict[str, Path]], None] = lambda _: None,
+                    after_runs: Callable[[], None] = lambda: None) -> tuple[CacheCounts, int, CacheCounts]:
     """Hugo renders the generation's pages from its export (shards.py): the site's own pages over a cut
     of all the data; the pages of the studies that the cache does not hold (page_keys.py), a run a
     shard, over those studies' data; the facet pages, a few runs of them, each over its pages' data.
-    ``before_hugo`` runs once the runs are planned, before the first starts; ``after_runs`` once they
-    are done, with each study's page in the page cache (shards.study_pages), while the cached pages are
-    still being linked in (all but the facet pages, linked first). Returns how many studies' pages
-    were rendered and found in the cache, in how many runs, and how many facet pages."""
+    ``before_hugo`` runs once the runs are planned, before the first starts; ``after_studies`` once the
+    runs of study pages are done, beside the others, with each study's page in the page cache
+    (shards.study_pages); ``after_runs`` once every run is done, while the cached pages are still being
+    linked in (all but the facet pages, linked first). Returns how many studies' pages were rendered
+    and found in the cache, in how many runs, and how many facet pages."""
     data = generation.export / "data"
     common = common_digest(root=layout.root, site_url=site_url() or "")
     assets = generation.export / "assets"
@@ -255,7 +257,7 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
             return {keys[study]: found[study] for study in part.studies}
         return Job(render=lambda to: _hugo(layout, config=config(part.data, f"hugo-mounts-{part.number}.toml"),
                                            destination=to, segments="studies"),
-                   keys=tuple(keys[study] for study in part.studies), files=files)
+                   keys=tuple(keys[study] for study in part.studies), files=files, studies=True)
 
     jobs = [shard_job(part) for part in parts.shards]
     todo = [(page, key) for page, key in zip(pages, page_keys) if key in absent]
@@ -271,7 +273,8 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
     before_hugo()
     counts = render_pages(
         cache=layout.cache, keys=[*keys.values(), *page_keys], jobs=jobs, public=generation.public,
-        own=generation.folder / "site", first=page_keys, after_runs=lambda: after_runs(study_pages(layout.cache, keys)),
+        own=generation.folder / "site", first=page_keys, after_runs=after_runs,
+        after_studies=lambda: after_studies(study_pages(layout.cache, keys)),
         site=lambda to: _hugo(layout, config=config(parts.site, "hugo-mounts.toml", lines=SITE_RUN), destination=to,
                               segments="site,views"))
     made = sum(len(part.studies) for part in parts.shards)
@@ -283,8 +286,9 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
                 facet_pages_per_run: int = FACET_PAGES_PER_RUN, quiet: bool = True) -> dict[str, float]:
     """Node draws the embeds' SVGs into the export's static folder, Hugo renders the generation's pages
     from its export (render_pages_of), and the export's static files (downloads, artifacts, embeds) are
-    linked into the site beside Hugo; Pagefind indexes the pages for search once Hugo is done, while
-    the cached pages are still being linked in (it reads the study pages from the page cache). No page reads an
+    linked into the site beside Hugo; Pagefind indexes the study pages for search once Hugo's runs of
+    them are done, beside its other runs (it reads them from the page cache, while the cached pages are
+    still being linked in), and the other pages once every run is done. No page reads an
     embed's SVG, so a few charts (one worker's: a preview's build) are drawn beside Hugo too; many are
     drawn first, on every core, as the two would compete for them (and for memory). The cached charts
     are linked in while the pages' data is cut into the runs'. Returns the seconds each step took
@@ -312,23 +316,31 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
         start_hugo = time.perf_counter()
         linking.append(pool.submit(link_static, generation))
 
-    def search(study_pages: dict[str, Path]) -> None:
+    def search(name: str, parts: dict[str, list[str]], source: Callable[[str], Path]) -> None:
         begun = time.perf_counter()
-        searched.append(index_search(root=layout.root, public=generation.public, cache=layout.cache, studies=study_pages))
-        searched.append(time.perf_counter() - begun)
+        indexed.append(index_parts(parts, root=layout.root, cache=layout.cache, source=source))
+        searching[name] = time.perf_counter() - begun
 
-    searched: list = []
+    def search_main() -> None:
+        main = main_part(generation.public)
+        search("main index", {"": main} if main else {}, lambda file: generation.public / file)
+
+    indexed: list[Indexed] = []
+    searching: dict[str, float] = {}
     with ThreadPoolExecutor(max_workers=1) as pool:
         planning = pool.submit(plan_embeds, layout, export_dir=generation.export)
-        studies, runs, pages = render_pages_of(layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run,
-                                               before_hugo=before_hugo, after_runs=search)
+        studies, runs, pages = render_pages_of(
+            layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run, before_hugo=before_hugo,
+            after_studies=lambda found: search("study pages", study_parts(found), found.__getitem__),
+            after_runs=search_main)
         for done in linking:
             done.result()
-    counts, seconds = searched
+    counts = publish_index(indexed, public=generation.public, cache=layout.cache)
     took[f"hugo ({studies.made} studies rendered, {studies.cached} cached, in runs: {runs}; "
          f"{pages.made} facet pages rendered, {pages.cached} cached), static links and search index"] = \
         time.perf_counter() - start_hugo
-    took[f"of which search index ({counts.made} parts indexed; {counts.cached} cached)"] = seconds
+    took[f"of which search index ({counts.made} parts indexed; {counts.cached} cached): study pages' parts "
+         f"{searching['study pages']:.1f} s, beside Hugo's other runs; then the main index"] = searching["main index"]
     return took
 
 

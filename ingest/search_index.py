@@ -7,14 +7,16 @@ so Explore's row pages, embeds and logs stay out of the index; the tables of val
 tables as printed, derived values, tails, the price of redundancy) and boxes that are only markup for
 machines (BibTeX, CSL) carry ``data-pagefind-ignore``.
 
-Pagefind has no incremental mode, and its time grows with the HTML it reads (about 23 MB/s: 5 to 6 s
-for the 118 MB of study pages at 1,000 bundles, every build). So the index is made in
-parts, each cached by the bytes of its pages: the site's own pages that can be marked (the top-level
-pages: a facet's first page, the prose pages) are the main index, ``public/pagefind/``, and the study
-pages are ``PARTS`` more, by the SHA-256 of the study's id (shards.shard_of), in
-``public/pagefind/part-<n>/``; ``public/pagefind/parts.json`` lists them, and the search page merges
-them into the main index (Pagefind's mergeIndex). After one study changed, only its part and the main
-index's pages are read again, if they changed, the two at once.
+Pagefind has no incremental mode, and its time grows with the pages it reads (about 12 ms a study
+page: 250 of them took 3.3 s, and 3.0 s with what it ignores cut out of them, 25 of their 56 MB left).
+So the index is made in parts, each cached by the bytes of its pages: the site's own pages that can be
+marked (the top-level pages: a facet's first page, the prose pages) are the main index,
+``public/pagefind/``, and the study pages are ``PARTS`` more, by the SHA-256 of the study's id
+(shards.shard_of), in ``public/pagefind/part-<n>/``; ``public/pagefind/parts.json`` lists them, and the
+search page merges them into the main index (Pagefind's mergeIndex). The build makes the study parts
+as soon as Hugo's runs of study pages are done, beside its runs of the other pages, and the main index
+once every run is done (build.render_site). After one study changed, only its part and the main
+index's pages are read again, if they changed.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ import json
 import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from . import children
 from .cache import PRUNE_EVERY, CacheCounts, make_entry, prune
@@ -52,16 +55,29 @@ def _pagefind_version(root: Path) -> str:
     return json.loads(manifest.read_text(encoding="utf-8"))["version"]
 
 
-def parts_of(public: Path, studies: dict[str, Path] | None = None) -> dict[str, list[str]]:
-    """The pages of each part of the index by their paths in the site: "" (the main index: the
-    top-level pages of ``public`` marked for it, MARK) and "part-<n>" (study pages: those of
-    ``studies``, by their paths, else those in ``public``), those with pages only."""
-    parts = {"": sorted(p.relative_to(public).as_posix() for p in public.glob("*/index.html") if MARK in p.read_bytes())}
-    listed = sorted(studies) if studies is not None else sorted(
-        p.relative_to(public).as_posix() for p in public.glob("studies/*/index.html"))
-    for page in listed:
+def main_part(public: Path) -> list[str]:
+    """The main index's pages by their paths in the site: the top-level pages of ``public`` marked for it
+    (MARK)."""
+    return sorted(p.relative_to(public).as_posix() for p in public.glob("*/index.html") if MARK in p.read_bytes())
+
+
+def study_parts(studies: Iterable[str]) -> dict[str, list[str]]:
+    """The study pages (``studies``: their paths in the site) of each part, "part-<n>", by the SHA-256 of
+    the study's id (shards.shard_of), those with pages only."""
+    parts: dict[str, list[str]] = {}
+    for page in sorted(studies):
         parts.setdefault(f"part-{shard_of(page.split('/')[1], PARTS)}", []).append(page)
-    return {name: files for name, files in sorted(parts.items()) if files}
+    return dict(sorted(parts.items()))
+
+
+def parts_of(public: Path, studies: dict[str, Path] | None = None) -> dict[str, list[str]]:
+    """The pages of each part of the index by their paths in the site: "" (the main index: main_part)
+    and "part-<n>" (study pages: those of ``studies``, by their paths, else those in ``public``), those
+    with pages only."""
+    listed = studies if studies is not None else [
+        p.relative_to(public).as_posix() for p in public.glob("studies/*/index.html")]
+    main = main_part(public)
+    return {**({"": main} if main else {}), **study_parts(listed)}
 
 
 def _key(common: str, files: list[str], source: Callable[[str], Path], digests: Digests) -> str:
@@ -73,21 +89,25 @@ def _key(common: str, files: list[str], source: Callable[[str], Path], digests: 
     return digest.hexdigest()
 
 
-def index_search(*, root: Path, public: Path, cache: Path, studies: dict[str, Path] | None = None) -> CacheCounts:
-    """Write the Pagefind index of the pages in ``public`` into ``public/pagefind``, each part from the
-    cache when its pages are the bytes they were. ``studies``: the study pages by their paths in the
-    site, read from there (the page cache's entries, while the build still links them into
-    ``public``). Returns parts made, parts cached, entries pruned."""
+@dataclass(frozen=True)
+class Indexed:
+    """Parts of the index in the cache: each part's entry by its name, and how many were made."""
+    entries: dict[str, Path]
+    made: int
+
+
+def index_parts(parts: dict[str, list[str]], *, root: Path, cache: Path, source: Callable[[str], Path]) -> Indexed:
+    """The cache entry of each part of ``parts`` (name -> its pages' paths in the site, each read from
+    ``source(path)``), made by Pagefind, one part after the other, where the cache does not hold it:
+    Pagefind keeps a part's pages in memory (1.7 GiB for each of two parts at once at 10,000 bundles) and
+    uses both cores on its own (1.6 of them for 500 study pages)."""
+    if not parts:
+        return Indexed(entries={}, made=0)
     common = hashlib.sha256(_pagefind_version(root).encode()).hexdigest()
     node = shutil.which("node")
-    folder = cache / "search"
-    parts = parts_of(public, studies)
-    digests = Digests(cache / "digests" / "search.json")
-
-    def source(file: str) -> Path:
-        return studies[file] if studies is not None and file in studies else public / file
-
-    entries = {name: folder / key[:2] / key for name, files in parts.items()
+    # the pages' digests: a file for the main index and one for the study parts, which are made at once
+    digests = Digests(cache / "digests" / f"search{'-main' if '' in parts else ''}.json")
+    entries = {name: cache / "search" / key[:2] / key for name, files in parts.items()
                for key in [_key(common, files, source, digests)]}
     digests.save()
     missing = [name for name in parts if not entries[name].is_dir()]
@@ -105,21 +125,38 @@ def index_search(*, root: Path, public: Path, cache: Path, studies: dict[str, Pa
         finally:
             shutil.rmtree(site, ignore_errors=True)
 
-    def make(name: str) -> None:
-        make_entry(entries[name], lambda out: index(name, out))
+    for name in missing:
+        make_entry(entries[name], lambda out, name=name: index(name, out))
+    return Indexed(entries=entries, made=len(missing))
 
-    # the main index beside the parts, and the parts one after the other: Pagefind keeps a part's pages
-    # in memory (1.7 GiB for each of two parts at once at 10,000 bundles: the build's peak) and uses
-    # both cores on its own (1.6 of them for 500 study pages)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = [pool.submit(make, "")] if "" in missing else []
-        futures.append(pool.submit(lambda: [make(name) for name in missing if name]))
-        for future in futures:
-            future.result()
-    for name, entry in entries.items():
+
+def publish_index(indexed: list[Indexed], *, public: Path, cache: Path) -> CacheCounts:
+    """Link the parts (``indexed``) into ``public/pagefind/`` (the main index there, the others in their
+    folders), list the others in ``parts.json`` (the search page merges them), and prune the cache."""
+    entries = {name: entry for done in indexed for name, entry in done.entries.items()}
+    for name, entry in sorted(entries.items()):
         link_tree(entry, public / "pagefind" / name)
         os.utime(entry)  # used now: kept by prune()
-    listed = [f"{name}/" for name in parts if name]
+    listed = [f"{name}/" for name in sorted(entries) if name]
     (public / "pagefind" / "parts.json").write_text(json.dumps(listed), encoding="utf-8")
-    pruned = prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY, keep=frozenset(entries.values())) if missing else 0
-    return CacheCounts(made=len(missing), cached=len(parts) - len(missing), pruned=pruned)
+    made = sum(done.made for done in indexed)
+    pruned = prune(cache / "search", max_bytes=MAX_BYTES, every=PRUNE_EVERY, keep=frozenset(entries.values())) if made else 0
+    return CacheCounts(made=made, cached=len(entries) - made, pruned=pruned)
+
+
+def index_search(*, root: Path, public: Path, cache: Path, studies: dict[str, Path] | None = None) -> CacheCounts:
+    """Write the Pagefind index of the pages in ``public`` into ``public/pagefind``, each part from the
+    cache when its pages are the bytes they were: the main index beside the study parts. ``studies``:
+    the study pages by their paths in the site, read from there (the page cache's entries, while the
+    build still links them into ``public``). Returns parts made, parts cached, entries pruned."""
+    parts = parts_of(public, studies)
+
+    def source(file: str) -> Path:
+        return studies[file] if studies is not None and file in studies else public / file
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = [pool.submit(index_parts, {name: files}, root=root, cache=cache, source=source)
+                for name, files in parts.items() if not name]
+        done.append(pool.submit(index_parts, {name: files for name, files in parts.items() if name}, root=root,
+                                cache=cache, source=source))
+        return publish_index([d.result() for d in done], public=public, cache=cache)

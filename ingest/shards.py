@@ -35,7 +35,7 @@ import hashlib
 import json
 import os
 import shutil
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -299,6 +299,7 @@ class Job:
     render: Callable[[Path], None]
     keys: tuple[str, ...]
     files: Callable[[Path], dict[str, list[str]]]
+    studies: bool = False  # a run of study pages (render_pages: after_studies)
 
 
 def _fill(run: Path, entries: dict[str, list[str]], cache: Path) -> None:
@@ -342,13 +343,15 @@ def study_pages(cache: Path, keys: dict[str, str]) -> dict[str, Path]:
 
 
 def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path, site: Callable[[Path], None],
-                 own: Path, first: Iterable[str] = (), after_runs: Callable[[], None] = lambda: None) -> CacheCounts:
+                 own: Path, first: Iterable[str] = (), after_studies: Callable[[], None] = lambda: None,
+                 after_runs: Callable[[], None] = lambda: None) -> CacheCounts:
     """Render the site's own pages (``site(own)``) and the ``jobs``, two runs at a time, each linked into
     ``public`` once done, while the entries of ``keys`` that the cache holds already are linked in
-    beside them (those of ``first`` before the runs start). ``after_runs`` runs once the runs are done
-    and their pages linked in, beside the cached entries' links (which, at 14,000 folders for 1,000
-    bundles, go on longer than Hugo). No run writes into ``public`` itself (a run writing over a linked
-    file would write into the cache). Returns the entries rendered, found in the cache, and cache
+    beside them (those of ``first`` before the runs start). ``after_studies`` runs once the runs of
+    study pages are done, beside the other runs; ``after_runs`` once every run is done and its pages
+    linked in, beside the cached entries' links (which, at 14,000 folders for 1,000 bundles, go on
+    longer than Hugo) and ``after_studies``. No run writes into ``public`` itself (a run writing over a
+    linked file would write into the cache). Returns the entries rendered, found in the cache, and cache
     entries removed."""
     made = {key for job in jobs for key in job.keys}
     first = [key for key in first if key not in made]
@@ -377,13 +380,22 @@ def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path,
         site(own)
         link_tree(own, public)
 
+    def when_done(runs: list[Future]) -> None:
+        wait(runs)
+        if all(run.exception() is None for run in runs):  # else the runs' error is raised, not this
+            after_studies()
+
     link(first)
-    with ThreadPoolExecutor(max_workers=3) as pool:  # two runs of Hugo and the links of the cached entries
+    # two runs of Hugo, the links of the cached entries, and what follows the runs of study pages
+    with ThreadPoolExecutor(max_workers=3) as pool:
         linking = pool.submit(link, later)
         with ThreadPoolExecutor(max_workers=2) as runs:
-            for future in [runs.submit(own_pages)] + [runs.submit(run, job) for job in jobs]:
+            started = [runs.submit(own_pages)] + [runs.submit(run, job) for job in jobs]
+            studies = pool.submit(when_done, [future for future, job in zip(started[1:], jobs) if job.studies])
+            for future in started:
                 future.result()
         after_runs()
+        studies.result()
         linking.result()
     removed = prune(cache / "pages", max_bytes=MAX_BYTES, every=PRUNE_EVERY,
                     keep=frozenset(_entry(cache, key) for key in keys)) if made else 0  # the cache grows only when an entry is stored

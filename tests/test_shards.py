@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,8 @@ from ingest.build import Layout, build_site, prepare, render_site
 from ingest.generation import Generation, new_generation
 from ingest.problems import BuildError
 from ingest.page_keys import _cuts, folders_by_study
-from ingest.shards import (CATALOGUE, _cut, facet_pages_of, facet_run_data, link_tree, shard_count, shard_of,
-                           split_data)
+from ingest.shards import (CATALOGUE, Job, _cut, facet_pages_of, facet_run_data, link_tree, render_pages,
+                           shard_count, shard_of, split_data)
 from test_stage import _differences
 
 MEASURED = "measured-mariadb-2core-vm"
@@ -221,3 +222,43 @@ def test_the_page_cache_holds_each_studys_pages_apart(built: Layout):
         assert {p.name for p in (entry / "explore" / "rows").iterdir()} <= {study}
         assert all(p.name.startswith(f"{study}--") or f"--{study}--" in p.name for p in (entry / "embed").iterdir() if p.is_dir())
         assert (entry / "embed" / "resize.js").is_file()
+
+
+def test_what_follows_the_runs_of_study_pages_starts_beside_the_other_runs(tmp_path: Path):
+    """render_pages calls after_studies once the runs of study pages are done, while a run of other
+    pages still goes on (the build indexes the study pages for search then), and after_runs once every
+    run is done; a run of study pages that fails stops the build before after_studies."""
+    events: list[str] = []
+    facets_may_end = threading.Event()
+
+    def job(name: str, *, studies: bool, wait: bool = False, fail: bool = False) -> Job:
+        def render(to: Path) -> None:
+            if wait:
+                assert facets_may_end.wait(30), "after_studies did not run while this run went on"
+            if fail:
+                raise BuildError(f"{name} failed")
+            (to / name).mkdir(parents=True)
+            (to / name / "index.html").write_text(name, encoding="utf-8")
+            events.append(f"run {name}")
+        return Job(render=render, keys=(f"{name}-key",), files=lambda _: {f"{name}-key": [name]}, studies=studies)
+
+    def after_studies() -> None:
+        events.append("after studies")
+        facets_may_end.set()
+
+    def run(jobs: list[Job], out: str) -> None:
+        render_pages(cache=tmp_path / out / "cache", keys=[k for j in jobs for k in j.keys], jobs=jobs,
+                     public=tmp_path / out / "public", site=lambda to: to.mkdir(parents=True), own=tmp_path / out / "own",
+                     after_studies=after_studies, after_runs=lambda: events.append("after runs"))
+
+    # the facet run (second of the two at a time) waits for after_studies: it could not end otherwise
+    run([job("facets", studies=False, wait=True), job("shard-0", studies=True), job("shard-1", studies=True)], "ok")
+    assert events.index("after studies") > max(events.index("run shard-0"), events.index("run shard-1"))
+    assert events[-2:] == ["run facets", "after runs"]
+    assert (tmp_path / "ok" / "public" / "shard-1" / "index.html").read_text(encoding="utf-8") == "shard-1"
+    events.clear()
+    facets_may_end.set()
+    with pytest.raises(BuildError) as error:
+        run([job("shard-0", studies=True, fail=True), job("facets", studies=False)], "failed")
+    assert str(error.value) == "shard-0 failed"
+    assert "after studies" not in events and "after runs" not in events
