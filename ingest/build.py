@@ -230,7 +230,7 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
     of all the data; the pages of the studies that the cache does not hold (page_keys.py), a run a
     shard, over those studies' data; the facet pages, a few runs of them, each over its pages' data.
     ``before_hugo`` runs once the runs are planned, before the first starts; ``after_studies`` once the
-    runs of study pages are done, beside the others, with each study's page in the page cache
+    runs of study pages are done, in the place of one of the two runs at a time, with each study's page in the page cache
     (shards.study_pages); ``after_runs`` once every run is done, while the cached pages are still being
     linked in (all but the facet pages, linked first). Returns how many studies' pages were rendered
     and found in the cache, in how many runs, and how many facet pages."""
@@ -287,8 +287,8 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
     """Node draws the embeds' SVGs into the export's static folder, Hugo renders the generation's pages
     from its export (render_pages_of), and the export's static files (downloads, artifacts, embeds) are
     linked into the site beside Hugo; Pagefind indexes the study pages for search once Hugo's runs of
-    them are done, beside its other runs (it reads them from the page cache, while the cached pages are
-    still being linked in), and the other pages once every run is done. No page reads an
+    them are done, beside one of its other runs (it reads them from the page cache, while the cached
+    pages are still being linked in), and the other pages once every run is done. No page reads an
     embed's SVG, so a few charts (one worker's: a preview's build) are drawn beside Hugo too; many are
     drawn first, on every core, as the two would compete for them (and for memory). The cached charts
     are linked in while the pages' data is cut into the runs'. Returns the seconds each step took
@@ -340,7 +340,7 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
          f"{pages.made} facet pages rendered, {pages.cached} cached), static links and search index"] = \
         time.perf_counter() - start_hugo
     took[f"of which search index ({counts.made} parts indexed; {counts.cached} cached): study pages' parts "
-         f"{searching['study pages']:.1f} s, beside Hugo's other runs; then the main index"] = searching["main index"]
+         f"{searching['study pages']:.1f} s, beside Hugo's other runs, one at a time; then the main index"] = searching["main index"]
     return took
 
 

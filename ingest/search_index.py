@@ -14,9 +14,9 @@ marked (the top-level pages: a facet's first page, the prose pages) are the main
 ``public/pagefind/``, and the study pages are ``PARTS`` more, by the SHA-256 of the study's id
 (shards.shard_of), in ``public/pagefind/part-<n>/``; ``public/pagefind/parts.json`` lists them, and the
 search page merges them into the main index (Pagefind's mergeIndex). The build makes the study parts
-as soon as Hugo's runs of study pages are done, beside its runs of the other pages, and the main index
-once every run is done (build.render_site). After one study changed, only its part and the main
-index's pages are read again, if they changed.
+as soon as Hugo's runs of study pages are done, beside one run at a time of the other pages, and the
+main index once every run is done (build.render_site). After one study changed, only its part and the
+main index's pages are read again, if they changed.
 """
 
 from __future__ import annotations

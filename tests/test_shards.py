@@ -226,38 +226,57 @@ def test_the_page_cache_holds_each_studys_pages_apart(built: Layout):
 
 def test_what_follows_the_runs_of_study_pages_starts_beside_the_other_runs(tmp_path: Path):
     """render_pages calls after_studies once the runs of study pages are done, while a run of other
-    pages still goes on (the build indexes the study pages for search then), and after_runs once every
-    run is done; a run of study pages that fails stops the build before after_studies."""
+    pages still goes on (the build indexes the study pages for search then), in the place of one of
+    the two runs at a time, and after_runs once every run is done; a run of study pages that fails
+    stops the build before after_studies."""
     events: list[str] = []
     facets_may_end = threading.Event()
+    lock = threading.Lock()
+    busy = [0, 0]  # now, at most
+
+    def start() -> None:
+        with lock:
+            busy[0] += 1
+            busy[1] = max(busy)
+
+    def end() -> None:
+        with lock:
+            busy[0] -= 1
 
     def job(name: str, *, studies: bool, wait: bool = False, fail: bool = False) -> Job:
         def render(to: Path) -> None:
-            if wait:
-                assert facets_may_end.wait(30), "after_studies did not run while this run went on"
-            if fail:
-                raise BuildError(f"{name} failed")
-            (to / name).mkdir(parents=True)
-            (to / name / "index.html").write_text(name, encoding="utf-8")
-            events.append(f"run {name}")
+            start()
+            try:
+                if wait:
+                    assert facets_may_end.wait(30), "after_studies did not run while this run went on"
+                if fail:
+                    raise BuildError(f"{name} failed")
+                (to / name).mkdir(parents=True)
+                (to / name / "index.html").write_text(name, encoding="utf-8")
+                events.append(f"run {name}")
+            finally:
+                end()
         return Job(render=render, keys=(f"{name}-key",), files=lambda _: {f"{name}-key": [name]}, studies=studies)
 
     def after_studies() -> None:
+        start()
         events.append("after studies")
         facets_may_end.set()
+        end()
 
     def run(jobs: list[Job], out: str) -> None:
         render_pages(cache=tmp_path / out / "cache", keys=[k for j in jobs for k in j.keys], jobs=jobs,
                      public=tmp_path / out / "public", site=lambda to: to.mkdir(parents=True), own=tmp_path / out / "own",
                      after_studies=after_studies, after_runs=lambda: events.append("after runs"))
 
-    # the facet run (second of the two at a time) waits for after_studies: it could not end otherwise
-    run([job("facets", studies=False, wait=True), job("shard-0", studies=True), job("shard-1", studies=True)], "ok")
+    # the first facet run (second of the two at a time) waits for after_studies: it could not end otherwise
+    run([job("facets", studies=False, wait=True), job("shard-0", studies=True), job("shard-1", studies=True),
+         job("more-facets", studies=False)], "ok")
     assert events.index("after studies") > max(events.index("run shard-0"), events.index("run shard-1"))
-    assert events[-2:] == ["run facets", "after runs"]
+    assert events.index("run facets") > events.index("after studies") and events[-1] == "after runs"
+    assert busy == [0, 2]  # never a run beside after_studies and another run
     assert (tmp_path / "ok" / "public" / "shard-1" / "index.html").read_text(encoding="utf-8") == "shard-1"
     events.clear()
-    facets_may_end.set()
     with pytest.raises(BuildError) as error:
         run([job("shard-0", studies=True, fail=True), job("facets", studies=False)], "failed")
     assert str(error.value) == "shard-0 failed"
