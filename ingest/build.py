@@ -230,10 +230,10 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
     of all the data; the pages of the studies that the cache does not hold (page_keys.py), a run a
     shard, over those studies' data; the facet pages, a few runs of them, each over its pages' data.
     ``before_hugo`` runs once the runs are planned, before the first starts; ``after_studies`` once the
-    runs of study pages are done, in the place of one of the two runs at a time, with each study's page in the page cache
-    (shards.study_pages); ``after_runs`` once every run is done, while the cached pages are still being
-    linked in (all but the facet pages, linked first). Returns how many studies' pages were rendered
-    and found in the cache, in how many runs, and how many facet pages."""
+    runs of study pages are done, in the place of one of the two runs at a time, with each study's page
+    in the page cache (shards.study_pages); ``after_runs`` once every run is done, while the cached pages
+    are still being linked in (all but the facet pages, linked first). Returns how many studies' pages
+    were rendered and found in the cache, in how many runs, and how many facet pages."""
     data = generation.export / "data"
     common = common_digest(root=layout.root, site_url=site_url() or "")
     assets = generation.export / "assets"
@@ -340,7 +340,8 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
          f"{pages.made} facet pages rendered, {pages.cached} cached), static links and search index"] = \
         time.perf_counter() - start_hugo
     took[f"of which search index ({counts.made} parts indexed; {counts.cached} cached): study pages' parts "
-         f"{searching['study pages']:.1f} s, beside Hugo's other runs, one at a time; then the main index"] = searching["main index"]
+         f"{searching['study pages']:.1f} s, beside Hugo's other runs, one at a time; then the main index"] = \
+        searching["main index"]
     return took
 
 

@@ -140,7 +140,8 @@ def publish_index(indexed: list[Indexed], *, public: Path, cache: Path) -> Cache
     listed = [f"{name}/" for name in sorted(entries) if name]
     (public / "pagefind" / "parts.json").write_text(json.dumps(listed), encoding="utf-8")
     made = sum(done.made for done in indexed)
-    pruned = prune(cache / "search", max_bytes=MAX_BYTES, every=PRUNE_EVERY, keep=frozenset(entries.values())) if made else 0
+    pruned = prune(cache / "search", max_bytes=MAX_BYTES, every=PRUNE_EVERY,
+                   keep=frozenset(entries.values())) if made else 0
     return CacheCounts(made=made, cached=len(entries) - made, pruned=pruned)
 
 

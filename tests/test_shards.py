@@ -266,8 +266,9 @@ def test_what_follows_the_runs_of_study_pages_starts_beside_the_other_runs(tmp_p
 
     def run(jobs: list[Job], out: str) -> None:
         render_pages(cache=tmp_path / out / "cache", keys=[k for j in jobs for k in j.keys], jobs=jobs,
-                     public=tmp_path / out / "public", site=lambda to: to.mkdir(parents=True), own=tmp_path / out / "own",
-                     after_studies=after_studies, after_runs=lambda: events.append("after runs"))
+                     public=tmp_path / out / "public", site=lambda to: to.mkdir(parents=True),
+                     own=tmp_path / out / "own", after_studies=after_studies,
+                     after_runs=lambda: events.append("after runs"))
 
     # the first facet run (second of the two at a time) waits for after_studies: it could not end otherwise
     run([job("facets", studies=False, wait=True), job("shard-0", studies=True), job("shard-1", studies=True),
