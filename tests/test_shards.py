@@ -230,7 +230,7 @@ def test_what_follows_the_runs_of_study_pages_starts_beside_the_other_runs(tmp_p
     the two runs at a time, and after_runs once every run is done; a run of study pages that fails
     stops the build before after_studies."""
     events: list[str] = []
-    facets_may_end = threading.Event()
+    facets_may_end, more_started, studies_started = threading.Event(), threading.Event(), threading.Event()
     lock = threading.Lock()
     busy = [0, 0]  # now, at most
 
@@ -249,6 +249,9 @@ def test_what_follows_the_runs_of_study_pages_starts_beside_the_other_runs(tmp_p
             try:
                 if wait:
                     assert facets_may_end.wait(30), "after_studies did not run while this run went on"
+                if name == "more-facets":  # a run that would be beside after_studies if a third could be
+                    more_started.set()
+                    studies_started.wait(1)
                 if fail:
                     raise BuildError(f"{name} failed")
                 (to / name).mkdir(parents=True)
@@ -261,6 +264,8 @@ def test_what_follows_the_runs_of_study_pages_starts_beside_the_other_runs(tmp_p
     def after_studies() -> None:
         start()
         events.append("after studies")
+        studies_started.set()
+        more_started.wait(1)
         facets_may_end.set()
         end()
 
