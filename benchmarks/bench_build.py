@@ -7,7 +7,9 @@ phase's wall time and, in brackets, the peak resident memory of the whole proces
 process and every process under it, summed; sampled ten times a second) and the peak so far of this process and
 of its largest child (Node, Hugo), in GiB, and the CPU time it took (this process and the processes it
 waited for), with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
-the cache of the first build (the incremental build a pull request's preview makes).
+the cache of the first build (the incremental build a pull request's preview makes), and then another, which
+recycles the generation the first build made (the spare: ingest/recycle.py), as a contributor's builds after
+the first do.
 
     .venv/bin/python benchmarks/bench_build.py [--sizes 100,1000] [--huge]   (--huge adds 10,000)
 """
@@ -33,7 +35,7 @@ from conftest import copy_project  # noqa: E402
 from ingest import children, exporter as exporter_module  # noqa: E402
 from ingest.build import Layout, export, load, render_site  # noqa: E402
 from ingest.exporter import Exporter  # noqa: E402
-from ingest.generation import new_generation, remove_stale, switch_to  # noqa: E402
+from ingest.generation import keep_spare, new_generation, remove_stale, switch_to  # noqa: E402
 from ingest.stage import stage_bundles  # noqa: E402
 
 
@@ -130,9 +132,9 @@ def make_bundles(layout: Layout, n: int) -> None:
     shutil.rmtree(staging)
 
 
-def change_one(layout: Layout) -> None:
-    """Change one measured bundle's title (its sysbench logs are parsed again)."""
-    bundle = sorted(layout.data.glob("measured-*/bundle.yaml"))[0]
+def change_one(layout: Layout, *, which: int = 0) -> None:
+    """Change the title of one measured bundle (the ``which``-th; its sysbench logs are parsed again)."""
+    bundle = sorted(layout.data.glob("measured-*/bundle.yaml"))[which]
     text = bundle.read_text(encoding="utf-8")
     bundle.write_text(text.replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
 
@@ -142,7 +144,7 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
     place of the last one), phase by phase: each phase's name, seconds, the whole process tree's peak
     during it, the peak memory so far of this process and of its largest child, in GiB, and its CPU
     seconds (``cpu_seconds``)."""
-    generation = new_generation(layout.build)
+    generation = new_generation(layout.build, recycle=True)
     phases = []
     tree_memory().peak()
     cpu = [cpu_seconds()]
@@ -174,8 +176,8 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
     done(*steps[1])
     phases += [(name, seconds, None, None, None, None) for name, seconds in steps[2:]]
     t = time.perf_counter()
-    switch_to(generation)
-    remove_stale(layout.build, wait=False)  # the generation it replaced, removed by a process of its own
+    keep_spare(switch_to(generation))  # the generation it replaced, recycled by the next build
+    remove_stale(layout.build, wait=False)  # any other, removed by a process of its own
     done("publish", time.perf_counter() - t)
     return phases
 
@@ -220,6 +222,12 @@ def main() -> None:
             took = time.perf_counter() - start
             print(f"{n:6d} bundles, one changed: {took:7.1f} s in all; " + _line(phases) + "; " + _cpu(phases, took),
                   flush=True)
+            change_one(layout, which=1)
+            start = time.perf_counter()
+            phases = build_in_phases(layout)
+            took = time.perf_counter() - start
+            print(f"{n:6d} bundles, another changed (the spare generation recycled): {took:7.1f} s in all; "
+                  + _line(phases) + "; " + _cpu(phases, took), flush=True)
     if len(sizes) > 1:
         low, high = min(sizes), max(sizes)
         print(f"growth from {low} to {high} bundles: {totals[high] / totals[low]:.1f}x for {high / low:.0f}x the bundles")

@@ -21,13 +21,14 @@ from typing import Callable, Iterator
 import duckdb
 
 from . import children
-from .generation import (Generation, fixed_links, hugo_config, link_static, new_generation, remove_stale,
-                         serve_config, switch_to)
+from .generation import (Generation, fixed_links, hugo_config, keep_spare, link_static, new_generation,
+                         remove_stale, serve_config, switch_to)
 from .publish.artifacts import ArtifactChanged
 from .embed_render import EmbedPlan, draw_embeds, plan_embeds
 from .exporter import Exporter
 from .preview import write_preview
 from .problems import BuildError, BundleError
+from .recycle import Tree
 from .search_index import Indexed, index_parts, main_part, publish_index, study_parts
 from .page_keys import charts_of, common_digest, facet_keys, folders_by_study, study_keys
 from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, facet_pages_of, facet_run_data, facet_segment,
@@ -225,15 +226,17 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
                     facet_pages_per_run: int = FACET_PAGES_PER_RUN,
                     before_hugo: Callable[[], None] = lambda: None,
                     after_studies: Callable[[dict[str, Path]], None] = lambda _: None,
-                    after_runs: Callable[[], None] = lambda: None) -> tuple[CacheCounts, int, CacheCounts]:
+                    after_runs: Callable[[], None] = lambda: None,
+                    tree: Tree | None = None) -> tuple[CacheCounts, int, CacheCounts]:
     """Hugo renders the generation's pages from its export (shards.py): the site's own pages over a cut
     of all the data; the pages of the studies that the cache does not hold (page_keys.py), a run a
     shard, over those studies' data; the facet pages, a few runs of them, each over its pages' data.
     ``before_hugo`` runs once the runs are planned, before the first starts; ``after_studies`` once the
     runs of study pages are done, in the place of one of the two runs at a time, with each study's page
     in the page cache (shards.study_pages); ``after_runs`` once every run is done, while the cached pages
-    are still being linked in (all but the facet pages, linked first). Returns how many studies' pages
-    were rendered and found in the cache, in how many runs, and how many facet pages."""
+    are still being linked in (all but the facet pages, linked first). ``tree``: the generation's site
+    as recycle.py places files into it. Returns how many studies' pages were rendered and found in the
+    cache, in how many runs, and how many facet pages."""
     data = generation.export / "data"
     common = common_digest(root=layout.root, site_url=site_url() or "")
     assets = generation.export / "assets"
@@ -273,7 +276,7 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
     before_hugo()
     counts = render_pages(
         cache=layout.cache, keys=[*keys.values(), *page_keys], jobs=jobs, public=generation.public,
-        own=generation.folder / "site", first=page_keys, after_runs=after_runs,
+        own=generation.folder / "site", first=page_keys, after_runs=after_runs, tree=tree,
         after_studies=lambda: after_studies(study_pages(layout.cache, keys)),
         site=lambda to: _hugo(layout, config=config(parts.site, "hugo-mounts.toml", lines=SITE_RUN), destination=to,
                               segments="site,views"))
@@ -291,8 +294,10 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
     pages are still being linked in), and the other pages once every run is done. No page reads an
     embed's SVG, so a few charts (one worker's: a preview's build) are drawn beside Hugo too; many are
     drawn first, on every core, as the two would compete for them (and for memory). The cached charts
-    are linked in while the pages' data is cut into the runs'. Returns the seconds each step took
-    (benchmarks/bench_build.py prints them), the embeds' first (with their plan, beside the cut)."""
+    are linked in while the pages' data is cut into the runs'. In a generation made from the spare, the
+    site's files are placed by a recycle.Tree (the spare's kept where they are the same, the rest
+    removed at the end). Returns the seconds each step took (benchmarks/bench_build.py prints them),
+    the embeds' first (with their plan, beside the cut)."""
     took = {}
     start = start_hugo = time.perf_counter()
     linking: list[Future] = []
@@ -304,7 +309,7 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
 
     def draw_and_link(plan: EmbedPlan) -> None:
         draw(plan, True)
-        link_static(generation)
+        link_static(generation, tree=tree)
 
     def before_hugo() -> None:
         nonlocal start_hugo
@@ -314,7 +319,7 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
             return
         draw(plan, False)
         start_hugo = time.perf_counter()
-        linking.append(pool.submit(link_static, generation))
+        linking.append(pool.submit(link_static, generation, tree=tree))
 
     def search(name: str, parts: dict[str, list[str]], source: Callable[[str], Path]) -> None:
         begun = time.perf_counter()
@@ -322,22 +327,25 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
         searching[name] = time.perf_counter() - begun
 
     def search_main() -> None:
-        main = main_part(generation.public)
+        main = main_part(generation.public, tree=tree)
         search("main index", {"": main} if main else {}, lambda file: generation.public / file)
 
     indexed: list[Indexed] = []
     searching: dict[str, float] = {}
+    tree = Tree(generation.public)  # the spare's site, in a recycled generation
     with ThreadPoolExecutor(max_workers=1) as pool:
         planning = pool.submit(plan_embeds, layout, export_dir=generation.export)
         studies, runs, pages = render_pages_of(
             layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run, before_hugo=before_hugo,
             after_studies=lambda found: search("study pages", study_parts(found), found.__getitem__),
-            after_runs=search_main)
+            after_runs=search_main, tree=tree)
         for done in linking:
             done.result()
-    counts = publish_index(indexed, public=generation.public, cache=layout.cache)
+    counts = publish_index(indexed, public=generation.public, cache=layout.cache, tree=tree)
+    removed = tree.purge()
     took[f"hugo ({studies.made} studies rendered, {studies.cached} cached, in runs: {runs}; "
-         f"{pages.made} facet pages rendered, {pages.cached} cached), static links and search index"] = \
+         f"{pages.made} facet pages rendered, {pages.cached} cached), static links and search index"
+         + (f" (the spare's site recycled: {tree.kept} files kept, {removed} removed)" if tree.recycled else "")] = \
         time.perf_counter() - start_hugo
     took[f"of which search index ({counts.made} parts indexed; {counts.cached} cached): study pages' parts "
          f"{searching['study pages']:.1f} s, beside Hugo's other runs, one at a time; then the main index"] = \
@@ -346,13 +354,14 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
 
 
 def _build_site(layout: Layout) -> Path:
-    generation = new_generation(layout.build)
+    generation = new_generation(layout.build, recycle=True)
     published = False
     try:
         prepare(layout, generation)
         render_site(layout, generation, quiet=False)
-        switch_to(generation)
+        replaced = switch_to(generation)
         published = True
+        keep_spare(replaced)
         fixed_links(layout.root)
     except (OSError, duckdb.Error) as exc:  # a full disk, a read-only folder (DuckDB says so in several classes)
         what = f"{exc.strerror}: {exc.filename}" if isinstance(exc, OSError) and exc.filename else str(exc)

@@ -11,7 +11,13 @@ the old one (rename(2) is atomic). The paths everyone uses are fixed links into 
 
 so the database, the downloads and the site change together, and there is no moment without a
 ``public/``. A build that fails or is killed leaves its generation folder unlinked; the next build
-removes every generation that ``current`` does not name.
+removes every generation that ``current`` does not name, but for the spare.
+
+The spare, ``build/spare``, is the generation the last build replaced (keep_spare). The next build
+takes it as its own folder (new_generation: one rename, then it is a generation like any other,
+removed if the build fails) and brings its export and site up to date in place (recycle.py): after one
+change at 1,000 bundles, nearly all of their 70,000 files are the spare's already. The first build
+after a clean one has no spare and links every file into new folders.
 """
 
 from __future__ import annotations
@@ -26,8 +32,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .recycle import Tree
+
 CURRENT = "current"
 PREFIX = "gen-"
+SPARE = "spare"  # under build/: the generation the last build replaced (keep_spare), kept for the next
+RECYCLED = ("export", "public")  # what of the spare a build recycles; the rest is made again
 # each fixed link, from the project folder, and its target (relative to the link's folder)
 LINKS = {
     Path("build") / "benchmarks.duckdb": f"{CURRENT}/benchmarks.duckdb",
@@ -54,9 +64,22 @@ class Generation:
         return self.folder / "public"
 
 
-def new_generation(build: Path) -> Generation:
+def new_generation(build: Path, *, recycle: bool = False) -> Generation:
+    """A folder for a build's outputs. With ``recycle``, the spare (keep_spare) when there is one: its
+    export and site are brought up to date in place (recycle.py), the rest of it removed."""
     build.mkdir(parents=True, exist_ok=True)
     folder = build / f"{PREFIX}{time.time_ns()}-{os.getpid()}"
+    spare = build / SPARE
+    if recycle and spare.is_dir():
+        os.replace(spare, folder)  # from here on a generation like any other: removed if the build fails
+        for path in folder.iterdir():
+            if path.name in RECYCLED:
+                continue
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+        return Generation(folder)
     folder.mkdir()
     return Generation(folder)
 
@@ -107,17 +130,20 @@ def serve_config(site: Path, *, build: Path) -> Path:
     return path
 
 
-def link_static(generation: Generation) -> int:
+def link_static(generation: Generation, *, tree: Tree | None = None) -> int:
     """Link every file of the export's static folder into the site, where Hugo would have copied it;
-    a file the site has already (a page where a download would go) is an error. Returns how many.
-    (Paths are strings: 21,600 files at 1,000 bundles.)"""
+    a file the site has already (a page where a download would go) is an error. ``tree``: the site's
+    folder as recycle.py places files into it. Returns how many. (Paths are strings: 21,600 files at
+    1,000 bundles.)"""
     source, public = os.fspath(generation.export / "static"), os.fspath(generation.public)
+    tree = Tree(None) if tree is None else tree
     count = 0
     for folder, _, names in os.walk(source):
         target = public + folder[len(source):]
-        os.makedirs(target, exist_ok=True)
+        tree.folder(target)
         for name in names:
-            os.link(f"{folder}/{name}", f"{target}/{name}")
+            if not tree.keep(f"{folder}/{name}", f"{target}/{name}"):
+                os.link(f"{folder}/{name}", f"{target}/{name}")
         count += len(names)
     return count
 
@@ -139,9 +165,25 @@ def _link(path: Path, target: str) -> None:
         os.replace(tmp, path)
 
 
-def switch_to(generation: Generation) -> None:
-    """Publish ``generation``: the one rename that moves database, export and site together."""
-    _link(generation.folder.parent / CURRENT, generation.folder.name)
+def switch_to(generation: Generation) -> Path | None:
+    """Publish ``generation``: the one rename that moves database, export and site together. Returns
+    the generation it replaced, if any."""
+    current = generation.folder.parent / CURRENT
+    before = os.readlink(current) if current.is_symlink() else None
+    _link(current, generation.folder.name)
+    return generation.folder.parent / before if before and before != generation.folder.name else None
+
+
+def keep_spare(replaced: Path | None) -> None:
+    """Keep the generation a build replaced (``replaced``, switch_to's) as the spare, which the next
+    build recycles (new_generation) instead of removing it; a spare no build took goes to the trash."""
+    if replaced is None or not replaced.is_dir():
+        return
+    spare = replaced.parent / SPARE
+    if spare.exists():
+        (replaced.parent / TRASH).mkdir(exist_ok=True)
+        os.replace(spare, replaced.parent / TRASH / f"{SPARE}-{time.time_ns()}")
+    os.replace(replaced, spare)
 
 
 def fixed_links(root: Path) -> None:

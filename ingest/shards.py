@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .cache import PRUNE_EVERY, TMP, CacheCounts, make_entry, prune
+from .recycle import Tree
 from .problems import BuildError
 from .publish.facets import page_name
 
@@ -267,20 +268,27 @@ def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage
     return out
 
 
-def link_tree(source: Path, target: Path, *, same: set[tuple[str, int, int]] | None = None) -> int:
+def link_tree(source: Path, target: Path, *, same: set[tuple[str, int, int]] | None = None,
+              tree: Tree | None = None) -> int:
     """Link every file under ``source`` into ``target``; a file there already must be the same file or
     hold the same bytes (the scripts and styles every run writes). ``same``: the (file there, device
     and inode here) found to hold the same bytes, kept from one call to the next (each of a thousand
-    studies' cache entries holds the site's script, 0.3 MB, from one of a few runs). Paths are strings:
-    at 1,000 bundles the pages are 20,600 files in 14,000 folders. Returns how many files were linked."""
+    studies' cache entries holds the site's script, 0.3 MB, from one of a few runs). ``tree``: the
+    folder ``target`` is in, where the spare's files are kept or replaced (recycle.py). Paths are
+    strings: at 1,000 bundles the pages are 20,600 files in 14,000 folders. Returns how many files were
+    placed (linked, or kept from the spare)."""
     count = 0
     same = set() if same is None else same
+    tree = Tree(None) if tree is None else tree
     src, dst = os.fspath(source), os.fspath(target)
     for folder, _, names in os.walk(src):
         into = dst + folder[len(src):]
-        os.makedirs(into, exist_ok=True)
+        tree.folder(into)
         for name in names:
             there, here = f"{into}/{name}", f"{folder}/{name}"
+            if tree.keep(here, there):
+                count += 1
+                continue
             try:
                 os.link(here, there)
             except FileExistsError:
@@ -349,15 +357,16 @@ def study_pages(cache: Path, keys: dict[str, str]) -> dict[str, Path]:
 
 def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path, site: Callable[[Path], None],
                  own: Path, first: Iterable[str] = (), after_studies: Callable[[], None] = lambda: None,
-                 after_runs: Callable[[], None] = lambda: None) -> CacheCounts:
+                 after_runs: Callable[[], None] = lambda: None, tree: Tree | None = None) -> CacheCounts:
     """Render the site's own pages (``site(own)``) and the ``jobs``, two runs at a time, each linked into
     ``public`` once done, while the entries of ``keys`` that the cache holds already are linked in
     beside them (those of ``first`` before the runs start). ``after_studies`` runs once the runs of
     study pages are done, in the place of one of the two runs (SLOTS); ``after_runs`` once every run is
     done and its pages linked in, beside the cached entries' links (which, at 14,000 folders for 1,000
     bundles, go on longer than Hugo) and ``after_studies``. No run writes into ``public`` itself (a run
-    writing over a linked file would write into the cache). Returns the entries rendered, found in the
-    cache, and cache entries removed."""
+    writing over a linked file would write into the cache). ``tree``: ``public`` as recycle.py places
+    files into it (the spare's files kept where they are the same). Returns the entries rendered, found
+    in the cache, and cache entries removed."""
     made = {key for job in jobs for key in job.keys}
     first = [key for key in first if key not in made]
     later = [key for key in keys if key not in made.union(first)]
@@ -365,7 +374,7 @@ def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path,
     def link(keys) -> None:
         same: set[tuple[str, int, int]] = set()
         for key in keys:
-            link_tree(_entry(cache, key), public, same=same)
+            link_tree(_entry(cache, key), public, same=same, tree=tree)
             os.utime(_entry(cache, key))  # used now: kept by prune()
 
     def run(job: Job) -> None:
@@ -385,7 +394,7 @@ def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path,
     def own_pages() -> None:
         with slots:
             site(own)
-        link_tree(own, public)
+        link_tree(own, public, tree=tree)
 
     def when_done(runs: list[Future]) -> None:
         wait(runs)

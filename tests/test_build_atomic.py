@@ -18,7 +18,7 @@ import pytest
 
 from conftest import ROOT, copy_project
 from ingest.build import Layout, build_site
-from ingest.generation import TRASH, new_generation, remove_stale, switch_to
+from ingest.generation import SPARE, TRASH, new_generation, remove_stale, switch_to
 
 STUDY = "graid-supremeraid-mysql-2023"
 CHANGED = "Changed on purpose"
@@ -83,9 +83,12 @@ DRIVER = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Layout:
-    """A project built once (the previous site every test starts from)."""
+    """A project built twice (the previous site every test starts from), so that it has a spare
+    generation, which the build the tests kill recycles (recycle.py)."""
     layout = copy_project(tmp_path_factory.mktemp("built"))
     build_site(layout)
+    build_site(layout)
+    assert (layout.build / SPARE).is_dir()
     return layout
 
 
@@ -151,7 +154,10 @@ def test_a_build_killed_at_any_phase_leaves_the_outputs_whole_and_together(proje
     assert done.returncode == -9, done.stderr[-2000:]
     # before the switch, everything is the previous build's; after it, everything is the new one's
     assert published_title(project) == ((True,) * 3 if phase == "links" else (False,) * 3)
-    assert len(list(project.build.glob("gen-*"))) == 2  # the killed build's or the one it replaced: not yet removed
+    # the killed build's (the spare it took) and the current one, or, killed after the switch, the one it
+    # replaced, the spare now
+    assert len(list(project.build.glob("gen-*"))) == (1 if phase == "links" else 2)
+    assert (project.build / SPARE).is_dir() == (phase == "links")
     deadline = time.monotonic() + 5
     (line,) = [line for line in done.stdout.splitlines() if line.startswith("children:")]
     pids = line.split()[1:]

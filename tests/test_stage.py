@@ -3,10 +3,13 @@ build from the cache writes the same site and database as a clean one."""
 
 from __future__ import annotations
 
+import contextlib
 import filecmp
 import json
+import os
 import shutil
 from pathlib import Path
+from typing import Iterator
 
 import duckdb
 import pytest
@@ -14,7 +17,7 @@ import pytest
 from conftest import copy_project, remove_build
 from ingest import stage
 from ingest.build import Layout, build_site, prepare
-from ingest.generation import new_generation
+from ingest.generation import SPARE, new_generation
 from ingest.load import TABLES, build_database
 from ingest.quality import GRADED
 from ingest.stage import bundle_key, stage_bundles
@@ -90,6 +93,58 @@ def test_a_build_after_one_bundle_changed_is_the_same_as_a_clean_build(project: 
     assert _tables(project.database) == database
     assert _tables(incremental / "data" / "benchmarks.duckdb") == database  # the published copy
     assert "Changed: " in (project.public / "studies" / MEASURED / "index.html").read_text(encoding="utf-8")
+
+
+def _contents(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@contextlib.contextmanager
+def _written_in_place(folder: Path) -> Iterator[list[str]]:
+    """The files of ``folder`` whose bytes changed while the block ran, each read again through a
+    descriptor opened before it: one a build replaced or removed is still the file it was (its inode
+    is kept, never another file's), one written in place is not."""
+    opened = {p: os.open(p, os.O_RDONLY) for p in folder.rglob("*") if p.is_file()}
+    changed: list[str] = []
+    try:
+        before = {p: os.pread(fd, os.fstat(fd).st_size + 1, 0) for p, fd in opened.items()}
+        yield changed
+        changed += [p.relative_to(folder).as_posix() for p, fd in opened.items()
+                    if os.pread(fd, len(before[p]) + 1, 0) != before[p]]
+    finally:
+        for fd in opened.values():
+            os.close(fd)
+
+
+def test_a_build_that_recycles_the_spare_generation_is_the_same_as_a_clean_build(project: Layout, capsys):
+    """The third build recycles the first's generation (recycle.py), two changes behind: its site and
+    export are a clean build's, and no build wrote into a file of the caches (the spare's files are
+    links to them)."""
+    build_site(project)
+    folders = []
+    for study, title in ((MEASURED, "title: '"), ("seagate-nytro-mysql-2015", 'title: "')):
+        bundle = project.data / study / "bundle.yaml"
+        text = bundle.read_text(encoding="utf-8")
+        bundle.write_text(text.replace(title, f"{title}Changed: ", 1), encoding="utf-8")
+        spare = project.build / SPARE / "public" / "studies"
+        folders.append(spare.stat().st_ino if spare.is_dir() else None)
+        with _written_in_place(project.cache) as changed:
+            build_site(project)
+        assert changed == []
+    assert folders[0] is None  # no spare: the second build's generation is new
+    assert (project.build / "current" / "public" / "studies").stat().st_ino == folders[1]  # the first's, recycled
+    current = project.build / os.readlink(project.build / "current")
+    incremental = {"public": _contents(current / "public"), "export": _contents(current / "export")}
+    assert "Changed: " in incremental["public"]["studies/seagate-nytro-mysql-2015/index.html"].decode()
+
+    remove_build(project)
+    build_site(project)
+    current = project.build / os.readlink(project.build / "current")
+    clean = {"public": _contents(current / "public"), "export": _contents(current / "export")}
+    for tree in ("public", "export"):
+        differ = sorted(name for name in incremental[tree].keys() | clean[tree].keys()
+                        if not name.endswith(".duckdb") and incremental[tree].get(name) != clean[tree].get(name))
+        assert differ == [], tree
 
 
 def test_the_key_follows_the_folder_and_the_code(project: Layout):

@@ -33,20 +33,25 @@ from .quality import export_quality
 from .study import export_studies
 from .study_cache import AGGREGATED, export_key, head, lookup, prune_entries, record, restore, store, with_artifacts
 from ..cache import CacheCounts
+from ..recycle import Tree
 
 
 def take_from_cache(*, out_dir: Path, cache: Path, bundle_keys: dict[str, str], site_url: str = "") -> dict[str, dict]:
     """The records of the studies whose outputs the export's cache holds (study_cache.py: by each study's
     bundle entry key, ``bundle_keys``, and the site's address), what the aggregate steps read of them
     (study_cache.AGGREGATED), their files linked into the export ``out_dir``. It needs no database: the
-    build does it while the database loads."""
+    build does it while the database loads. In a recycled generation (recycle.py), the files ``out_dir``
+    holds already are kept where they are these, and the others removed before the export writes its
+    own."""
     hits: dict[str, dict] = {}
     made: set[str] = set()
+    tree = Tree(out_dir)
     for study, key in bundle_keys.items():
         hit = lookup(cache, export_key(key, site_url=site_url))
         if hit is not None:  # (whole records are read one at a time: the rest of each is let go here)
-            restore(hit, out_dir=out_dir, made=made)
+            restore(hit, out_dir=out_dir, made=made, tree=tree)
             hits[study] = {k: hit[k] for k in AGGREGATED}
+    tree.purge()
     return hits
 
 

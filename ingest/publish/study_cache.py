@@ -33,6 +33,7 @@ from pathlib import Path
 
 from .. import embed_specs
 from ..cache import PRUNE_EVERY, TMP, link_or_copy, prune
+from ..recycle import Tree
 
 MAX_BYTES = 4 * 2**30  # ten times what 1,000 studies keep (0.40 GiB); a build's own entries stay beyond it
 RECORD = "record.json"
@@ -111,17 +112,20 @@ def lookup(folder: Path, key: str) -> dict | None:
     return None
 
 
-def restore(record: dict, *, out_dir: Path, made: set[str]) -> None:
+def restore(record: dict, *, out_dir: Path, made: set[str], tree: Tree | None = None) -> None:
     """Put a cached study's files back in place in the export ``out_dir`` (``made``: the folders made so
-    far, each made once rather than a call a file; paths as strings, 18,000 files at 1,000 studies)."""
+    far, each made once rather than a call a file; paths as strings, 18,000 files at 1,000 studies;
+    ``tree``: ``out_dir`` as recycle.py places files into it)."""
     entry, out = str(record["entry"]), str(out_dir)
+    tree = Tree(None) if tree is None else tree
     for i, name in enumerate(record["files"]):
         target = f"{out}/{name}"
         parent = os.path.dirname(target)
         if parent not in made:
-            os.makedirs(parent, exist_ok=True)
+            tree.folder(parent)
             made.add(parent)
-        link_or_copy(f"{entry}/{i}", target)
+        if not tree.keep(f"{entry}/{i}", target):
+            link_or_copy(f"{entry}/{i}", target)
     os.utime(entry)  # used now: kept by prune()
 
 
