@@ -332,7 +332,7 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
 
     indexed: list[Indexed] = []
     searching: dict[str, float] = {}
-    tree = Tree(generation.public)  # the spare's site, in a recycled generation
+    tree = Tree(generation.public, background=True)  # the spare's site, in a recycled generation
     with ThreadPoolExecutor(max_workers=1) as pool:
         planning = pool.submit(plan_embeds, layout, export_dir=generation.export)
         studies, runs, pages = render_pages_of(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ingest import recycle
 from ingest.generation import SPARE, TRASH, keep_spare, new_generation, switch_to
 from ingest.problems import BuildError
 from ingest.recycle import Tree
@@ -36,15 +37,15 @@ def spare(tmp_path: Path) -> tuple[Path, Path]:
     return entry, site
 
 
-def test_the_spare_files_are_kept_replaced_or_removed_and_the_cache_is_not_written(spare, tmp_path: Path):
+@pytest.mark.parametrize("background", [False, True])
+def test_the_spare_files_are_kept_replaced_or_removed_and_the_cache_is_not_written(spare, tmp_path: Path, background):
     entry, site = spare
     new = tmp_path / "new"
     (new / "a").mkdir(parents=True)
     os.link(entry / "a" / "index.html", new / "a" / "index.html")  # a: the same file
     _write(new / "b" / "index.html", "b, changed")  # b: another file at the same path
     _write(new / "c" / "index.html", "c")  # c: a new page
-    tree = Tree(site)
-    assert tree.recycled and len(tree.left) == 4
+    tree = Tree(site, background=background)
     assert link_tree(new, site, tree=tree) == 3
     assert tree.kept == 1
     assert tree.purge() == 2  # gone/deep/index.html and own.json
@@ -52,6 +53,17 @@ def test_the_spare_files_are_kept_replaced_or_removed_and_the_cache_is_not_writt
     assert not (site / "gone").exists()  # its folders, empty now, went with it
     assert os.path.samefile(site / "a" / "index.html", entry / "a" / "index.html")
     assert _files(entry) == {"a/index.html": "a", "b/index.html": "b", "gone/deep/index.html": "gone"}
+
+
+def test_a_listing_that_failed_on_its_thread_is_raised_where_the_files_are_needed(spare, monkeypatch):
+    _, site = spare
+
+    def unreadable(root):
+        raise PermissionError(13, "Permission denied", root)
+    monkeypatch.setattr(recycle, "_scan", unreadable)
+    tree = Tree(site, background=True)
+    with pytest.raises(PermissionError, match="Permission denied"):
+        tree.keep(os.fspath(site / "own.json"), os.fspath(site / "own.json"))
 
 
 def test_a_folder_the_build_made_stays_even_when_empty(spare, tmp_path: Path):

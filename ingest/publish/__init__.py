@@ -45,7 +45,7 @@ def take_from_cache(*, out_dir: Path, cache: Path, bundle_keys: dict[str, str], 
     own."""
     hits: dict[str, dict] = {}
     made: set[str] = set()
-    tree = Tree(out_dir)
+    tree = Tree(out_dir, background=True)  # listed while the first records are read
     for study, key in bundle_keys.items():
         hit = lookup(cache, export_key(key, site_url=site_url))
         if hit is not None:  # (whole records are read one at a time: the rest of each is let go here)
