@@ -137,7 +137,10 @@ class Tree:
             gone = list(self.left)
             self.left.clear()
         for path in gone:
-            os.unlink(path)
+            try:
+                os.unlink(path)
+            except FileNotFoundError:  # removed by someone else meanwhile: gone all the same
+                pass
         for path in sorted(self.folders, key=lambda p: p.count("/"), reverse=True):
             try:
                 os.rmdir(path)
@@ -165,5 +168,6 @@ class Tree:
                 return
         for p in below:
             del self.left[p]
-        self.folders.difference_update([f for f in self.folders if f == path or f.startswith(prefix)])
+        # (a copy: folder() takes folders out of the set without the lock)
+        self.folders.difference_update([f for f in self.folders.copy() if f == path or f.startswith(prefix)])
         shutil.rmtree(path)
