@@ -28,7 +28,7 @@ from .embed_render import EmbedPlan, draw_embeds, plan_embeds
 from .exporter import Exporter
 from .preview import write_preview
 from .problems import BuildError, BundleError
-from .recycle import Tree
+from .recycle import NO_SPARE, Tree
 from .search_index import Indexed, index_parts, main_part, publish_index, study_parts
 from .page_keys import charts_of, common_digest, facet_keys, folders_by_study, study_keys
 from .shards import (FACET_PAGES_PER_RUN, STUDIES_PER_SHARD, Job, Shard, facet_pages_of, facet_run_data, facet_segment,
@@ -227,7 +227,7 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
                     before_hugo: Callable[[], None] = lambda: None,
                     after_studies: Callable[[dict[str, Path]], None] = lambda _: None,
                     after_runs: Callable[[], None] = lambda: None,
-                    tree: Tree | None = None) -> tuple[CacheCounts, int, CacheCounts]:
+                    tree: Tree = NO_SPARE) -> tuple[CacheCounts, int, CacheCounts]:
     """Hugo renders the generation's pages from its export (shards.py): the site's own pages over a cut
     of all the data; the pages of the studies that the cache does not hold (page_keys.py), a run a
     shard, over those studies' data; the facet pages, a few runs of them, each over its pages' data.

@@ -32,7 +32,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .recycle import Tree
+from .recycle import NO_SPARE, Tree
 
 CURRENT = "current"
 PREFIX = "gen-"
@@ -130,13 +130,12 @@ def serve_config(site: Path, *, build: Path) -> Path:
     return path
 
 
-def link_static(generation: Generation, *, tree: Tree | None = None) -> int:
+def link_static(generation: Generation, *, tree: Tree = NO_SPARE) -> int:
     """Link every file of the export's static folder into the site, where Hugo would have copied it;
     a file the site has already (a page where a download would go) is an error. ``tree``: the site's
     folder as recycle.py places files into it. Returns how many. (Paths are strings: 21,600 files at
     1,000 bundles.)"""
     source, public = os.fspath(generation.export / "static"), os.fspath(generation.public)
-    tree = Tree(None) if tree is None else tree
     count = 0
     for folder, _, names in os.walk(source):
         target = public + folder[len(source):]

@@ -171,3 +171,6 @@ class Tree:
         # (a copy: folder() takes folders out of the set without the lock)
         self.folders.difference_update([f for f in self.folders.copy() if f == path or f.startswith(prefix)])
         shutil.rmtree(path)
+
+
+NO_SPARE = Tree(None)  # a folder made anew: every file linked (it holds no state)

@@ -34,7 +34,7 @@ from . import children
 from .cache import PRUNE_EVERY, CacheCounts, make_entry, prune
 from .digests import Digests
 from .problems import BuildError
-from .recycle import Tree
+from .recycle import NO_SPARE, Tree
 from .shards import link_tree, shard_of
 
 PARTS = 4  # a first search downloads Pagefind's WebAssembly (60 KB) once for the main index and each part
@@ -56,11 +56,11 @@ def _pagefind_version(root: Path) -> str:
     return json.loads(manifest.read_text(encoding="utf-8"))["version"]
 
 
-def main_part(public: Path, *, tree: Tree | None = None) -> list[str]:
+def main_part(public: Path, *, tree: Tree = NO_SPARE) -> list[str]:
     """The main index's pages by their paths in the site: the top-level pages of ``public`` marked for it
     (MARK), but for those of the spare that the build has not placed (``tree``: recycle.py)."""
     return sorted(p.relative_to(public).as_posix() for p in public.glob("*/index.html")
-                  if not (tree and tree.stale(os.fspath(p))) and MARK in p.read_bytes())
+                  if not tree.stale(os.fspath(p)) and MARK in p.read_bytes())
 
 
 def study_parts(studies: Iterable[str]) -> dict[str, list[str]]:
@@ -132,7 +132,7 @@ def index_parts(parts: dict[str, list[str]], *, root: Path, cache: Path, source:
     return Indexed(entries=entries, made=len(missing))
 
 
-def publish_index(indexed: list[Indexed], *, public: Path, cache: Path, tree: Tree | None = None) -> CacheCounts:
+def publish_index(indexed: list[Indexed], *, public: Path, cache: Path, tree: Tree = NO_SPARE) -> CacheCounts:
     """Link the parts (``indexed``) into ``public/pagefind/`` (the main index there, the others in their
     folders), list the others in ``parts.json`` (the search page merges them), and prune the cache.
     ``tree``: ``public`` as recycle.py places files into it."""
@@ -141,7 +141,7 @@ def publish_index(indexed: list[Indexed], *, public: Path, cache: Path, tree: Tr
         link_tree(entry, public / "pagefind" / name, tree=tree)
         os.utime(entry)  # used now: kept by prune()
     listed = [f"{name}/" for name in sorted(entries) if name]
-    (tree or Tree(None)).fresh(os.fspath(public / "pagefind" / "parts.json"))
+    tree.fresh(os.fspath(public / "pagefind" / "parts.json"))
     (public / "pagefind" / "parts.json").write_text(json.dumps(listed), encoding="utf-8")
     made = sum(done.made for done in indexed)
     pruned = prune(cache / "search", max_bytes=MAX_BYTES, every=PRUNE_EVERY,

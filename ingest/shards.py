@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .cache import PRUNE_EVERY, TMP, CacheCounts, make_entry, prune
-from .recycle import Tree
+from .recycle import NO_SPARE, Tree
 from .problems import BuildError
 from .publish.facets import page_name
 
@@ -269,7 +269,7 @@ def facet_run_data(*, data: Path, out: Path, facets: dict, pages: list[FacetPage
 
 
 def link_tree(source: Path, target: Path, *, same: set[tuple[str, int, int]] | None = None,
-              tree: Tree | None = None) -> int:
+              tree: Tree = NO_SPARE) -> int:
     """Link every file under ``source`` into ``target``; a file there already must be the same file or
     hold the same bytes (the scripts and styles every run writes). ``same``: the (file there, device
     and inode here) found to hold the same bytes, kept from one call to the next (each of a thousand
@@ -279,7 +279,6 @@ def link_tree(source: Path, target: Path, *, same: set[tuple[str, int, int]] | N
     placed (linked, or kept from the spare)."""
     count = 0
     same = set() if same is None else same
-    tree = Tree(None) if tree is None else tree
     src, dst = os.fspath(source), os.fspath(target)
     for folder, _, names in os.walk(src):
         into = dst + folder[len(src):]
@@ -357,7 +356,7 @@ def study_pages(cache: Path, keys: dict[str, str]) -> dict[str, Path]:
 
 def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path, site: Callable[[Path], None],
                  own: Path, first: Iterable[str] = (), after_studies: Callable[[], None] = lambda: None,
-                 after_runs: Callable[[], None] = lambda: None, tree: Tree | None = None) -> CacheCounts:
+                 after_runs: Callable[[], None] = lambda: None, tree: Tree = NO_SPARE) -> CacheCounts:
     """Render the site's own pages (``site(own)``) and the ``jobs``, two runs at a time, each linked into
     ``public`` once done, while the entries of ``keys`` that the cache holds already are linked in
     beside them (those of ``first`` before the runs start). ``after_studies`` runs once the runs of

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from .. import embed_specs
 from ..cache import PRUNE_EVERY, TMP, link_or_copy, prune
-from ..recycle import Tree
+from ..recycle import NO_SPARE, Tree
 
 MAX_BYTES = 4 * 2**30  # ten times what 1,000 studies keep (0.40 GiB); a build's own entries stay beyond it
 RECORD = "record.json"
@@ -112,12 +112,11 @@ def lookup(folder: Path, key: str) -> dict | None:
     return None
 
 
-def restore(record: dict, *, out_dir: Path, made: set[str], tree: Tree | None = None) -> None:
+def restore(record: dict, *, out_dir: Path, made: set[str], tree: Tree = NO_SPARE) -> None:
     """Put a cached study's files back in place in the export ``out_dir`` (``made``: the folders made so
     far, each made once rather than a call a file; paths as strings, 18,000 files at 1,000 studies;
     ``tree``: ``out_dir`` as recycle.py places files into it)."""
     entry, out = str(record["entry"]), str(out_dir)
-    tree = Tree(None) if tree is None else tree
     for i, name in enumerate(record["files"]):
         target = f"{out}/{name}"
         parent = os.path.dirname(target)
