@@ -48,9 +48,10 @@ schema: $(VENV)/.installed
 	$(BIN)/benchdb schema --write
 
 # one pytest-xdist worker a core (four at most), a test file a worker at a time: a file's tests share
-# their fixtures (a built copy of the project, a browser)
+# their fixtures (a built copy of the project, a browser); the longest files first
+# (tests/conftest.py: LONGEST_FIRST), not the files of the most tests
 test: deps $(CHROMIUM) mariadb $(ACTIONLINT)
-	$(BIN)/pytest -n auto --maxprocesses 4 --dist loadfile
+	$(BIN)/pytest -n auto --maxprocesses 4 --dist loadfile --no-loadscope-reorder
 
 serve: deps
 	$(BIN)/benchdb build --serve
