@@ -239,12 +239,24 @@ def _line_by_line(text: str, monkeypatch) -> dict:
 
 
 def _both(text: str, monkeypatch):
-    try:
-        fast = parse_text(text)
-    except ParseError as exc:
+    """The block reader's answer (or error) and the line reader's are the same. Where the block reader
+    took no block (it stores nothing when it declines one), the lines were read one by one all the same:
+    the two readings are one, and the text is read once (the mutations of every line, below: 59 s, against
+    80 s with every text read twice)."""
+    taken = []
+    reader = _Parser.interval_block
+    with monkeypatch.context() as m:
+        m.setattr(_Parser, "interval_block", lambda self, *a: taken.append(reader(self, *a)) or taken[-1])
+        try:
+            fast = parse_text(text)
+        except ParseError as exc:
+            fast = exc
+    if not any(taken):
+        return
+    if isinstance(fast, ParseError):
         with pytest.raises(ParseError) as slow:
             _line_by_line(text, monkeypatch)
-        assert str(slow.value) == str(exc)
+        assert str(slow.value) == str(fast)
         return
     assert fast == _line_by_line(text, monkeypatch)
 
