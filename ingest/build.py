@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 
 import duckdb
 
-from . import children
+from . import children, script_cache
 from .generation import (Generation, fixed_links, hugo_config, keep_spare, link_static, new_generation,
                          remove_stale, serve_config, switch_to)
 from .publish.artifacts import ArtifactChanged
@@ -168,7 +168,7 @@ LEFTOVERS = ("build/.export-*", "build/.public-*", "build/.benchmarks.duckdb.*.t
              ".public.old-*", "build/.current.link-*", ".public.link-*", "build/.export.link-*",
              "build/.benchmarks.duckdb.link-*", "build/cache/bundles/.tmp-*", "build/cache/embeds/.tmp-*",
              "build/cache/pages/.tmp-*", "build/cache/search/.tmp-*", "build/cache/export/.tmp-*",
-             "build/cache/digests/.*.tmp")
+             "build/cache/scripts/.tmp-*", "build/cache/digests/.*.tmp")
 
 
 @contextmanager
@@ -251,8 +251,10 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
     parts = split_data(data=data, out=generation.folder / "parts", per_shard=per_shard,
                        render={study for study, key in keys.items() if key in absent}, values=values)
 
+    scripts = script_cache.bundles(layout.cache, common)  # the runs take them rather than bundle them
+
     def config(part: Path, name: str, *, lines: list[str] | None = None) -> Path:
-        return hugo_config(layout.site, generation, data=part, name=name, lines=lines)
+        return hugo_config(layout.site, generation, data=part, name=name, lines=lines, scripts=scripts)
 
     def shard_job(part: Shard) -> Job:
         def files(run: Path) -> dict[str, list[str]]:
@@ -280,6 +282,8 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
         after_studies=lambda: after_studies(study_pages(layout.cache, keys)),
         site=lambda to: _hugo(layout, config=config(parts.site, "hugo-mounts.toml", lines=SITE_RUN), destination=to,
                               segments="site,views"))
+    if scripts is None:
+        script_cache.keep(layout.cache, common, site=layout.site, run=generation.folder / "site")
     made = sum(len(part.studies) for part in parts.shards)
     return (CacheCounts(made=made, cached=len(keys) - made, pruned=counts.pruned), len(parts.shards),
             CacheCounts(made=len(todo), cached=len(pages) - len(todo), pruned=0))

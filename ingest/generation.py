@@ -32,6 +32,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import script_cache
 from .recycle import NO_SPARE, Tree
 
 CURRENT = "current"
@@ -106,15 +107,16 @@ def _mounts(site: Path, *, export: Path | None, extra: list[tuple[str, str]], da
 
 
 def hugo_config(site: Path, generation: Generation, *, data: Path | None = None, name: str = "hugo-mounts.toml",
-                lines: list[str] | None = None) -> Path:
+                lines: list[str] | None = None, scripts: Path | None = None) -> Path:
     """A config file that Hugo reads after site/hugo.toml (``--config a,b``: the later file's module
     mounts replace the earlier's): the same mounts, with the exported data read from ``generation``
     (its data folder from ``data`` when given: a shard's, shards.py), but for the exported static files,
     which the build links into the site itself (link_static): Hugo copied them one by one, 6 to 8 s of
     its 10 to 12 at 1,000 bundles (22,000 files). ``lines``: config lines after the mounts (a segment to
-    render, params)."""
+    render, params). ``scripts``: the bundled scripts to mount (script_cache.py), if the cache has them."""
     path = generation.folder / name
-    text = _mounts(site, export=generation.export, extra=[], data=data) + (lines or [])
+    extra = [(str(scripts), script_cache.MOUNT)] if scripts else []
+    text = _mounts(site, export=generation.export, extra=extra, data=data) + (lines or [])
     path.write_text("\n".join(text) + "\n", encoding="utf-8")
     return path
 

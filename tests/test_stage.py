@@ -15,7 +15,7 @@ import duckdb
 import pytest
 
 from conftest import copy_project, remove_build
-from ingest import stage
+from ingest import script_cache, stage
 from ingest.build import Layout, build_site, prepare
 from ingest.generation import SPARE, new_generation
 from ingest.load import TABLES, build_database
@@ -97,6 +97,11 @@ def test_builds_after_bundles_changed_are_the_same_as_a_clean_build(project: Lay
     generation (recycle.py), two changes behind. The third's site, export and database are a clean
     build's, and neither build wrote into a file of the caches (the spare's files are links to them)."""
     build_site(project)
+    # the scripts the site publishes, bundled once: kept from the first build, read by the others' runs
+    (scripts,) = (project.cache / script_cache.FOLDER).glob("*/*")
+    published = {p.name.split(".")[0]: p.read_bytes() for p in (project.public / "js").iterdir()}
+    assert sorted(published) == ["embed-height", "png", "search", "site", "sql"]
+    assert {p.stem: p.read_bytes() for p in scripts.iterdir()} == published
     folders = []
     for study, title in ((MEASURED, "title: '"), ("seagate-nytro-mysql-2015", 'title: "')):
         bundle = project.data / study / "bundle.yaml"
@@ -108,6 +113,8 @@ def test_builds_after_bundles_changed_are_the_same_as_a_clean_build(project: Lay
             build_site(project)
         assert changed == []
         assert "bundles: 1 validated, 5 from the cache" in capsys.readouterr().out
+        for config in (project.build / "current").glob("hugo-*.toml"):
+            assert f'source = "{scripts}"' in config.read_text(encoding="utf-8"), config.name
     assert folders[0] is None  # no spare: the second build's generation is new
     assert (project.build / "current" / "public" / "studies").stat().st_ino == folders[1]  # the first's, recycled
     incremental = project.root / "incremental"
