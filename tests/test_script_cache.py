@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ingest import script_cache
 
 HASH = "0123456789abcdef" * 4
@@ -31,11 +33,35 @@ def test_the_bundles_published_once_are_kept_under_the_key(tmp_path: Path):
     cache = tmp_path / "cache"
     assert script_cache.bundles(cache, "ab" * 32) is None
     assert script_cache.keep(cache, "ab" * 32, site=site, run=run.parent) == 2
-    entry = script_cache.bundles(cache, "ab" * 32)
-    assert entry == cache / "scripts" / "ab" / ("ab" * 32)
-    assert {p.name: p.read_text(encoding="utf-8") for p in entry.iterdir()} == {
+    mounted = script_cache.bundles(cache, "ab" * 32)
+    assert mounted == cache / "scripts" / "ab" / ("ab" * 32) / "js"
+    assert {p.name: p.read_text(encoding="utf-8") for p in mounted.iterdir()} == {
         "site.js": "bundled site", "png.js": "bundled png"}
     assert script_cache.bundles(cache, "cd" * 32) is None  # another version of the site's code
+
+
+@pytest.mark.parametrize("damage", ["changed", "gone", "added", "no digests"])
+def test_a_damaged_entry_is_removed_and_not_mounted(tmp_path: Path, damage: str):
+    site = _site(tmp_path, "site", "png")
+    run = tmp_path / "run" / "js"
+    run.mkdir(parents=True)
+    for name in ("site", "png"):
+        (run / f"{name}.{HASH}.js").write_text(f"bundled {name}", encoding="utf-8")
+    cache = tmp_path / "cache"
+    script_cache.keep(cache, "ab" * 32, site=site, run=run.parent)
+    mounted = script_cache.bundles(cache, "ab" * 32)
+    if damage == "changed":  # a copy of the cache restored half-written, say
+        (mounted / "site.js").write_text("bundled sit", encoding="utf-8")
+    elif damage == "gone":
+        (mounted / "png.js").unlink()
+    elif damage == "added":
+        (mounted / "sql.js").write_text("bundled sql", encoding="utf-8")
+    else:
+        (mounted.parent / script_cache.DIGESTS).unlink()
+    assert script_cache.bundles(cache, "ab" * 32) is None
+    assert not mounted.parent.exists()
+    assert script_cache.keep(cache, "ab" * 32, site=site, run=run.parent) == 2  # kept again by the next build
+    assert script_cache.bundles(cache, "ab" * 32) == mounted
 
 
 def test_a_run_that_published_no_script_keeps_nothing(tmp_path: Path):
