@@ -92,10 +92,18 @@ def _written_in_place(folder: Path) -> Iterator[list[str]]:
             os.close(fd)
 
 
-def test_builds_after_bundles_changed_are_the_same_as_a_clean_build(project: Layout, capsys):
-    """The second build links its cached files into a new generation; the third recycles the first's
-    generation (recycle.py), two changes behind. The third's site, export and database are a clean
-    build's, and neither build wrote into a file of the caches (the spare's files are links to them)."""
+def _change_title(layout: Layout, study: str) -> None:
+    bundle = layout.data / study / "bundle.yaml"
+    text = bundle.read_text(encoding="utf-8")
+    title = "title: '" if "title: '" in text else 'title: "'
+    bundle.write_text(text.replace(title, f"{title}Changed: ", 1), encoding="utf-8")
+
+
+def test_builds_after_bundles_changed_are_the_same_as_a_clean_build(project: Layout, tmp_path: Path, capsys):
+    """The second build links its cached files into a new generation (a pull request's preview, with the
+    main branch's cache); the third recycles the first's generation (recycle.py), two changes behind.
+    The site and export of each are a clean build's (the third's database too), and neither build wrote
+    into a file of the caches (the spare's files are links to them)."""
     build_site(project)
     # the scripts the site publishes, bundled once: kept from the first build, read by the others' runs
     (scripts,) = (project.cache / script_cache.FOLDER).glob("*/*/js")
@@ -103,18 +111,24 @@ def test_builds_after_bundles_changed_are_the_same_as_a_clean_build(project: Lay
     assert sorted(published) == ["embed-height", "png", "search", "site", "sql"]
     assert {p.stem: p.read_bytes() for p in scripts.iterdir()} == published
     folders = []
-    for study, title in ((MEASURED, "title: '"), ("seagate-nytro-mysql-2015", 'title: "')):
-        bundle = project.data / study / "bundle.yaml"
-        text = bundle.read_text(encoding="utf-8")
-        bundle.write_text(text.replace(title, f"{title}Changed: ", 1), encoding="utf-8")
+    for study in (MEASURED, "seagate-nytro-mysql-2015"):
+        _change_title(project, study)
         spare = project.build / SPARE / "public" / "studies"
         folders.append(spare.stat().st_ino if spare.is_dir() else None)
         with _written_in_place(project.cache) as changed:
             build_site(project)
         assert changed == []
-        assert "bundles: 1 validated, 5 from the cache" in capsys.readouterr().out
+        out = capsys.readouterr().out
+        assert "bundles: 1 validated, 5 from the cache" in out and "studies: 1 exported, 5 from the cache" in out
         for config in (project.build / "current").glob("hugo-*.toml"):
             assert f'source = "{scripts}"' in config.read_text(encoding="utf-8"), config.name
+        if study == MEASURED:  # the second build against a clean build of the project with that change
+            clean = copy_project(tmp_path / "clean")
+            _change_title(clean, MEASURED)
+            build_site(clean)
+            capsys.readouterr()
+            for tree in ("public", "export"):
+                assert _differences(project.build / "current" / tree, clean.build / "current" / tree) == [], tree
     assert folders[0] is None  # no spare: the second build's generation is new
     assert (project.build / "current" / "public" / "studies").stat().st_ino == folders[1]  # the first's, recycled
     incremental = project.root / "incremental"
