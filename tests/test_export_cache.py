@@ -13,6 +13,7 @@ from conftest import copy_project, remove_build
 from ingest.build import Layout, build_site
 from ingest.cache import link_or_copy
 from ingest.publish import export_all
+from ingest.publish.study_cache import TEXTS, lookup, store
 from ingest.stage import build_database_from, stage_bundles
 from test_stage import _differences
 
@@ -77,14 +78,32 @@ def test_a_damaged_entry_and_another_address_are_exported_again(project: Layout,
     entries = sorted(p for p in cache.glob("*/*") if p.is_dir())
     assert len(entries) == 6
     (entries[0] / "0").unlink()
+    # and the texts of another's parts of the facet pages cut short
+    texts = next(e / TEXTS for e in entries[1:] if (e / TEXTS).is_file())
+    texts.write_bytes(texts.read_bytes()[:-1])
     second = _export(project, tmp_path / "second", cache=cache)
-    assert (second.made, second.cached) == (1, 5)
+    assert (second.made, second.cached) == (2, 4)
     assert _differences(tmp_path / "clean", tmp_path / "second") == []
     # the citations print the site's address: another address misses every entry
     elsewhere = _export(project, tmp_path / "elsewhere", cache=cache, site_url="https://example.org")
     assert (elsewhere.made, elsewhere.cached) == (6, 0)
     assert "https://example.org/studies/" in (tmp_path / "elsewhere" / "data" / "studies" / f"{SEAGATE}.json").read_text(
         encoding="utf-8")
+
+
+def test_an_entry_gives_back_the_record_it_was_given(tmp_path: Path):
+    """The texts of the facet parts are kept beside the record as they are (CRLF, any character)."""
+    out = tmp_path / "export"
+    (out / "data").mkdir(parents=True)
+    (out / "data" / "a.json").write_text("{}", encoding="utf-8")
+    record = {"files": ["data/a.json"], "head": {"id": "a"},
+              "facets": {"raid-level": {"text": '{"title": "RAID 5 \u00e9\r\né\r\n 💾"}', "finding": None},
+                         "protocol": {"finding": "no text"},
+                         "doublewrite": {"text": "", "embeds": []}, "compression": {"text": "x\r"}}}
+    store(tmp_path / "cache", "ab" * 32, record, out_dir=out)
+    hit = lookup(tmp_path / "cache", "ab" * 32)
+    assert {k: v for k, v in hit.items() if k != "entry"} == record
+    assert (hit["entry"] / TEXTS).read_bytes().count(b"\r\n") == 2  # as given, not read as newlines
 
 
 def test_cached_files_are_linked_into_the_export(project: Layout, tmp_path: Path):

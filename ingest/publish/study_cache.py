@@ -15,7 +15,8 @@ on depends on the others.
 An entry, ``<cache>/<key[:2]>/<key>/``, holds the study's files (``0``, ``1``, ... in the order of
 ``record.json``'s ``files``, their paths in the export) and ``record.json``: the files' paths and what
 the aggregate steps read of the study (its head for facets, its entries in the indexes, its embeds'
-listings, its citation). The key is the SHA-256 of the bundle's own entry key (stage.py: its files, its
+listings, its citation), but for the texts of its parts of the facet pages, which are in ``facets.txt``
+(TEXTS). The key is the SHA-256 of the bundle's own entry key (stage.py: its files, its
 path, the code under ingest/ and schema/ and the libraries' versions, so a change of code makes every
 study miss) and of the export's arguments (the site's address, which citations print).
 
@@ -37,6 +38,11 @@ from ..recycle import NO_SPARE, Tree
 
 MAX_BYTES = 4 * 2**30  # ten times what 1,000 studies keep (0.40 GiB); a build's own entries stay beyond it
 RECORD = "record.json"
+# The texts of the study's parts of the facet pages (facets.entry_text: JSON, about 60 kB a facet), one
+# after the other as they are, beside the record, which lists each facet's length: inside the record they
+# were strings of escaped JSON, 55% of its bytes and five sixths of the time to parse it (12.0 s for
+# 9,041 records, 1.9 s without them)
+TEXTS = "facets.txt"
 
 
 def export_key(bundle_key: str, *, site_url: str) -> str:
@@ -105,7 +111,15 @@ def lookup(folder: Path, key: str) -> dict | None:
     try:
         names = set(os.listdir(entry))  # one call, not one a file (25 a study)
         record = json.loads((entry / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        lengths = record.pop("texts")
+        texts = (entry / TEXTS).read_bytes().decode("utf-8") if lengths else ""
+        if sum(n for _, n in lengths) != len(texts):
+            return None
+        at = 0
+        for slug, length in lengths:
+            record["facets"][slug]["text"] = texts[at:at + length]
+            at += length
+    except (OSError, ValueError, KeyError, TypeError):  # a damaged entry: the study is exported again
         return None
     if names.issuperset(map(str, range(len(record["files"])))):
         return {**record, "entry": entry}
@@ -137,7 +151,13 @@ def store(folder: Path, key: str, record: dict, *, out_dir: Path) -> None:
     try:
         for i, name in enumerate(record["files"]):
             link_or_copy(out_dir / name, tmp / str(i))
-        (tmp / RECORD).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        texts = [(slug, part["text"]) for slug, part in record["facets"].items() if "text" in part]
+        if texts:
+            (tmp / TEXTS).write_bytes("".join(text for _, text in texts).encode("utf-8"))
+        kept = {**record, "facets": {slug: {k: v for k, v in part.items() if k != "text"}
+                                     for slug, part in record["facets"].items()},
+                "texts": [[slug, len(text)] for slug, text in texts]}
+        (tmp / RECORD).write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
         final.parent.mkdir(exist_ok=True)
         shutil.rmtree(final, ignore_errors=True)  # a damaged entry under this key
         try:
