@@ -251,10 +251,19 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
     parts = split_data(data=data, out=generation.folder / "parts", per_shard=per_shard,
                        render={study for study, key in keys.items() if key in absent}, values=values)
 
-    scripts = script_cache.bundles(layout.cache, common)  # the runs take them rather than bundle them
+    # the bundled scripts, which the runs take rather than bundle them: from the cache, else from the run
+    # of the site's own pages once it is done (the runs that start after it take them)
+    scripts = [script_cache.bundles(layout.cache, common)]
 
     def config(part: Path, name: str, *, lines: list[str] | None = None) -> Path:
-        return hugo_config(layout.site, generation, data=part, name=name, lines=lines, scripts=scripts)
+        return hugo_config(layout.site, generation, data=part, name=name, lines=lines, scripts=scripts[0])
+
+    def site_run(to: Path) -> None:
+        _hugo(layout, config=config(parts.site, "hugo-mounts.toml", lines=SITE_RUN), destination=to,
+              segments="site,views")
+        if scripts[0] is None:
+            script_cache.keep(layout.cache, common, site=layout.site, run=to)
+            scripts[0] = script_cache.bundles(layout.cache, common)
 
     def shard_job(part: Shard) -> Job:
         def files(run: Path) -> dict[str, list[str]]:
@@ -280,10 +289,7 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
         cache=layout.cache, keys=[*keys.values(), *page_keys], jobs=jobs, public=generation.public,
         own=generation.folder / "site", first=page_keys, after_runs=after_runs, tree=tree,
         after_studies=lambda: after_studies(study_pages(layout.cache, keys)),
-        site=lambda to: _hugo(layout, config=config(parts.site, "hugo-mounts.toml", lines=SITE_RUN), destination=to,
-                              segments="site,views"))
-    if scripts is None:
-        script_cache.keep(layout.cache, common, site=layout.site, run=generation.folder / "site")
+        site=site_run)
     made = sum(len(part.studies) for part in parts.shards)
     return (CacheCounts(made=made, cached=len(keys) - made, pruned=counts.pruned), len(parts.shards),
             CacheCounts(made=len(todo), cached=len(pages) - len(todo), pruned=0))

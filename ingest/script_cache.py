@@ -9,7 +9,8 @@ So the build keeps the bundles that the run of the site's own pages published (`
 in ``build/cache/scripts/``, under the digest of what every run reads besides its data
 (page_keys.common_digest: the site's templates and scripts, the npm packages' lock, Hugo's version,
 ...), with their SHA-256 (checked before a build mounts them: a damaged entry is removed), and mounts
-them into the next build's runs at ``assets/bundled/``. The partial that bundles a
+them at ``assets/bundled/`` into the runs that start after that one (build.render_pages_of: in a build
+from an empty cache, all but the first two) and into every run of later builds. The partial that bundles a
 script (site/layouts/_partials/bundle.html) takes the mounted copy where there is one, else bundles it:
 the bytes are the same either way, so are the pages (tests/test_stage.py compares a build that read
 them with a clean build). ``benchdb build --serve`` mounts none: a script edited there is bundled anew.
