@@ -253,17 +253,18 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
 
     # the bundled scripts, which the runs take rather than bundle them: from the cache, else from the run
     # of the site's own pages once it is done (the runs that start after it take them)
-    scripts = [script_cache.bundles(layout.cache, common)]
+    scripts = script_cache.bundles(layout.cache, common)
 
     def config(part: Path, name: str, *, lines: list[str] | None = None) -> Path:
-        return hugo_config(layout.site, generation, data=part, name=name, lines=lines, scripts=scripts[0])
+        return hugo_config(layout.site, generation, data=part, name=name, lines=lines, scripts=scripts)
 
     def site_run(to: Path) -> None:
+        nonlocal scripts
         _hugo(layout, config=config(parts.site, "hugo-mounts.toml", lines=SITE_RUN), destination=to,
               segments="site,views")
-        if scripts[0] is None:
+        if scripts is None:
             script_cache.keep(layout.cache, common, site=layout.site, run=to)
-            scripts[0] = script_cache.bundles(layout.cache, common)
+            scripts = script_cache.bundles(layout.cache, common)
 
     def shard_job(part: Shard) -> Job:
         def files(run: Path) -> dict[str, list[str]]:
