@@ -2,7 +2,8 @@
 module per page family (downloads, study, explore, facets, compare, embeds) over the SQL views of
 ingest/sql/publish.sql. Everything the site shows about results comes out of DuckDB here, so the
 pages, the downloads and the database cannot disagree. A study's own outputs can come from the
-export's cache instead (study_cache.py); whatever reads several studies is exported every time."""
+export's cache instead (study_cache.py), and so can its rows of /sql/'s files (sql_batches.py); whatever
+reads several studies is exported every time."""
 
 from __future__ import annotations
 
@@ -28,10 +29,12 @@ from .explore import export_explore, write_explore_index
 from .facets import entry_text, facet_pages_data, study_facets, write_facets
 from .findings import findings, headlines, ledger, study_finding
 from .citation import study_reference, write_references
+from .sql_batches import FOLDER as SQL_BATCHES
 from .sql_page import export_sql
 from .quality import export_quality
 from .study import export_studies
-from .study_cache import AGGREGATED, export_key, head, lookup, prune_entries, record, restore, store, with_artifacts
+from .study_cache import (AGGREGATED, export_key, head, lookup, prune_entries, record, restore, store, with_artifacts,
+                          with_sql)
 from ..cache import CacheCounts
 from ..recycle import Tree
 
@@ -82,14 +85,15 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
             # against their SHA-256), the whole database's files
             copying = pool.submit(export_artifacts, artifact_rows(con, where=where), static_dir=out_dir / "static",
                                   data_dir=data, bundles=bundles)
-            whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir)
+            whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir,
+                                cached={s: hits[s]["sql"] for s in hits})
             made = _export_pages(con, db_path=db_path, out_dir=out_dir, site_url=site_url, todo=todo, hits=hits,
                                  where=where)
             logs = copying.result()
-            whole.result()
+            batches = whole.result()
     finally:
         con.close()
-    made = {study: with_artifacts(entry, logs.get(study, [])) for study, entry in made.items()}
+    made = {study: with_sql(with_artifacts(entry, logs.get(study, [])), batches[study]) for study, entry in made.items()}
     write_artifact_list([a for study in studies for a in (hits[study]["artifacts"] if study in hits else made[study]["artifacts"])],
                         data_dir=data)
     keys = {study: export_key(known[study], site_url=site_url) for study in studies if study in known}
@@ -99,13 +103,17 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
     return CacheCounts(made=len(made), cached=len(hits), pruned=prune_entries(cache, used=list(keys.values())) if cache else 0)
 
 
-def _export_whole(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path) -> None:
+def _export_whole(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path,
+                  cached: dict[str, list[list]]) -> dict[str, list[list]]:
     """The files of the whole database: its downloads and /sql/'s tables (DuckDB and Arrow, run beside
-    the rest of the export on a cursor of its own)."""
+    the rest of the export on a cursor of its own), the latter from the files of batches of the studies
+    ``cached`` (by study, their lengths: sql_batches.py) where it can. Returns the lengths of the other
+    studies' files of batches, which it wrote."""
     try:
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
-        (out_dir / "data" / "sql.json").write_text(json.dumps(export_sql(con, static_dir=out_dir / "static"),
-                                                              ensure_ascii=False), encoding="utf-8")
+        doc, made = export_sql(con, static_dir=out_dir / "static", batches=out_dir / SQL_BATCHES, cached=cached)
+        (out_dir / "data" / "sql.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        return made
     finally:
         con.close()
 

@@ -7,10 +7,12 @@ A study's outputs are those that depend on its own rows only: its page's documen
 (``assets/explore/<id>.json``, ``assets/compare/<id>.json``), its badge, the CSVs of its own charts'
 embeds and the render specs of all its charts' embeds (``embed-specs/<id>.json``). Everything that
 reads several studies (the downloads of the whole database, facets, findings,
-the indexes of Explore and Compare, /sql/, the quality summary, the lists of embeds) is exported every
-time. A study's parts of the facet pages depend on it alone, and are kept with it: its comparisons, the
-CSVs of their charts and its reference files, which list those charts; only which page of a facet it is
-on depends on the others.
+the indexes of Explore and Compare, /sql/'s files, the quality summary, the lists of embeds) is exported
+every time. A study's parts of the facet pages depend on it alone, and are kept with it: its
+comparisons, the CSVs of their charts and its reference files, which list those charts; only which page
+of a facet it is on depends on the others. So are its rows of /sql/'s tables, as Arrow record batches
+(``sql-batches/<id>.arrows``, its last file; the record lists each table's bytes and rows, ``sql``): a
+file of /sql/ is put together from them (sql_batches.py).
 
 An entry, ``<cache>/<key[:2]>/<key>/``, holds the study's files (``0``, ``1``, ... in the order of
 ``record.json``'s ``files``, their paths in the export) and ``record.json``: the files' paths and what
@@ -33,10 +35,13 @@ import shutil
 from pathlib import Path
 
 from .. import embed_specs
+from . import sql_batches
 from ..cache import PRUNE_EVERY, TMP, link_or_copy, prune
 from ..recycle import NO_SPARE, Tree
 
-MAX_BYTES = 4 * 2**30  # ten times what 1,000 studies keep (0.40 GiB); a build's own entries stay beyond it
+# ten times what 1,000 studies keep (0.57 GiB: 0.40 but for their rows of /sql/'s files, 0.17); a build's
+# own entries stay beyond it
+MAX_BYTES = 6 * 2**30
 RECORD = "record.json"
 # The texts of the study's parts of the facet pages (facets.entry_text: JSON, about 60 kB a facet), one
 # after the other as they are, beside the record, which lists each facet's length: inside the record they
@@ -63,7 +68,7 @@ LISTED = ("id", "title", "summary", "value_count", "systems", "sources")
 # What the export's aggregate steps read of a cached study's record (publish/__init__.py: _export_pages,
 # write_artifact_list): a build holds these of every unchanged study until the end of its export (at
 # 1,000 bundles the whole records held 133 MiB; the rest is for its entry's files and the study's own).
-AGGREGATED = ("listed", "explore", "compare", "facets", "embeds", "artifacts")
+AGGREGATED = ("listed", "explore", "compare", "facets", "embeds", "artifacts", "sql")
 
 
 def head(doc: dict) -> dict:
@@ -81,6 +86,12 @@ def with_artifacts(record: dict, listed: list[dict]) -> dict:
     files = [f"static/artifacts/{study}/{a['artifact']}/{a['file']}" for a in listed if a["file"]]
     files += [f"data/artifacts/{study}.json"] if listed else []
     return {**record, "files": record["files"] + files, "artifacts": listed}
+
+
+def with_sql(record: dict, lengths: list[list]) -> dict:
+    """A study's entry with its file of batches of /sql/'s tables and their lengths (sql_batches.py)."""
+    return {**record, "files": record["files"] + [f"{sql_batches.FOLDER}/{record['head']['id']}{sql_batches.SUFFIX}"],
+            "sql": lengths}
 
 
 def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: list[dict], facets: dict[str, dict],
@@ -121,9 +132,14 @@ def lookup(folder: Path, key: str) -> dict | None:
             at += length
     except (OSError, ValueError, KeyError, TypeError):  # a damaged entry: the study is exported again
         return None
-    if names.issuperset(map(str, range(len(record["files"])))):
-        return {**record, "entry": entry}
-    return None
+    if not names.issuperset(map(str, range(len(record["files"])))):
+        return None
+    try:  # its file of batches of /sql/'s tables (the last of its files) as long as they are
+        if os.stat(entry / str(len(record["files"]) - 1)).st_size != sum(size for _, size, _ in record["sql"]):
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return {**record, "entry": entry}
 
 
 def restore(record: dict, *, out_dir: Path, made: set[str], tree: Tree = NO_SPARE) -> None:
@@ -171,6 +187,6 @@ def store(folder: Path, key: str, record: dict, *, out_dir: Path) -> None:
 
 def prune_entries(folder: Path, *, used: list[str]) -> int:
     """Remove what the bounds of cache.py say (at most every PRUNE_EVERY seconds), but the entries of the
-    keys ``used`` (this build's: at 10,000 bundles its studies' entries hold about the bound, 0.40 GiB a
+    keys ``used`` (this build's: at 10,000 bundles its studies' entries hold about the bound, 0.57 GiB a
     thousand studies); returns how many entries were removed."""
     return prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY, keep=frozenset(_entry(folder, key) for key in used))
