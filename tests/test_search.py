@@ -18,7 +18,7 @@ from pathlib import Path
 
 from conftest import ROOT, copy_project
 from ingest.cache import CacheCounts
-from ingest.search_index import index_search, parts_of
+from ingest.search_index import RUNNER, _pagefind_command, index_search, parts_of
 
 GRAID = "graid-supremeraid-mysql-2023"
 
@@ -164,3 +164,25 @@ def test_the_study_pages_are_read_where_the_page_cache_keeps_them(built_site, tm
         CacheCounts(made=4, cached=0, pruned=0)
     index = lambda site: {p.relative_to(site): p.read_bytes() for p in (site / "pagefind").rglob("*") if p.is_file()}  # noqa: E731
     assert index(public) == index(built_site.public)
+
+
+def test_pagefind_s_binary_is_run_without_its_node_runner_and_writes_the_same_index(built_site, tmp_path):
+    """The build runs the binary of Pagefind's platform package (no Node started for it), which is what
+    the package's runner runs: over the same pages both write the same files. Without the platform's
+    package, the build runs the runner."""
+    binary = _pagefind_command(ROOT)
+    assert len(binary) == 1 and Path(binary[0]).parent.parent.parent.name == "@pagefind"
+    runner = [shutil.which("node"), str(ROOT / RUNNER)]
+    site = tmp_path / "site"
+    for page in ("studies/" + GRAID + "/index.html", "raid-level/index.html"):
+        (site / page).parent.mkdir(parents=True)
+        shutil.copyfile(built_site.public / page, site / page)
+    written = []
+    for n, command in enumerate((binary, runner)):
+        out = tmp_path / f"out-{n}"
+        subprocess.run([*command, "--site", str(site), "--glob", "**/index.html", "--output-path", str(out), "--silent"],
+                       check=True, capture_output=True)
+        written.append({p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
+    assert written[0] == written[1] and len(written[0]) > 10
+    (tmp_path / "elsewhere" / "node_modules").mkdir(parents=True)
+    assert _pagefind_command(tmp_path / "elsewhere")[1:] == [str(tmp_path / "elsewhere" / RUNNER)]
