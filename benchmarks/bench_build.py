@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
 from conftest import copy_project  # noqa: E402
 from ingest import children, exporter as exporter_module  # noqa: E402
-from ingest.build import Layout, export, load, render_site  # noqa: E402
+from ingest.build import Layout, export, export_rest, load, render_site  # noqa: E402
 from ingest.exporter import Exporter  # noqa: E402
 from ingest.generation import keep_spare, new_generation, remove_stale, switch_to  # noqa: E402
 from ingest.stage import stage_bundles  # noqa: E402
@@ -167,6 +167,7 @@ def build_in_phases(layout: Layout) -> list[tuple[str, float, float, float, floa
         done("load (and the export's cached studies linked)", time.perf_counter() - t)
         t = time.perf_counter()
         exported = export(layout, generation, staged, exporter=exporter)
+    export_rest(layout, generation)  # as prepare() does: /sql/ runs on the benchmark's site
     done(f"export ({exported.made} studies; {exported.cached} cached; {where})", time.perf_counter() - t)
     # embeds (first, or beside Hugo); hugo, static links and the search index (its part of the time after
     # it): one phase for memory

@@ -110,6 +110,12 @@ def prepare(layout: Layout, generation: Generation, *, quiet: bool = False) -> N
     if not quiet:
         print(f"studies: {exported.made} exported, {exported.cached} from the cache"
               + (f", {exported.pruned} old cache entries removed" if exported.pruned else ""), flush=True)
+    export_rest(layout, generation)
+
+
+def export_rest(layout: Layout, generation: Generation) -> None:
+    """What the export holds beside the database's data: the preview's notes on the data folder, and
+    DuckDB-WASM's files for /sql/ (benchmarks/bench_build.py calls this too, after its export phase)."""
     write_preview(data=layout.data, repo=layout.root, out_dir=generation.export / "data")
     export_duckdb_wasm(layout.root / "node_modules", static_dir=generation.export / "static")
 
