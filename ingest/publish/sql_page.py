@@ -92,6 +92,12 @@ def _write_whole(con: duckdb.DuckDBPyConnection, select: str, path: Path) -> int
     return rows.num_rows
 
 
+def _computed_of(computed: dict[str, Computed], study: str) -> list[tuple[str, int, int, int]]:
+    """A study's batches this build computed: (table, where they are in its ``.computed`` file, bytes,
+    rows), table by table."""
+    return [(name, *done.spans[study]) for name, done in computed.items() if study in done.spans]
+
+
 def _put_together(paths: dict[str, Path], *, computed: dict[str, Computed],
                   studies: list[str], cached: dict[str, list[list]], batches: Path) -> dict[str, int]:
     """Write each table's file (``paths``: the per-study tables') from the batches of the studies this
@@ -113,11 +119,9 @@ def _put_together(paths: dict[str, Path], *, computed: dict[str, Computed],
                 finally:
                     os.close(source)
                 continue
-            for name in paths:
-                if study in computed[name].spans:
-                    at, size, count = computed[name].spans[study]
-                    copy(sources[name], targets[name], offset=at, length=size)
-                    rows[name] += count
+            for name, at, size, count in _computed_of(computed, study):
+                copy(sources[name], targets[name], offset=at, length=size)
+                rows[name] += count
         for name, path in paths.items():
             os.write(targets[name], computed[name].end)
     finally:
@@ -138,11 +142,9 @@ def _write_batches(paths: dict[str, Path], *, computed: dict[str, Computed],
             lengths = []
             target = os.open(batches_file(batches, study), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             try:
-                for name in paths:
-                    if study in computed[name].spans:
-                        at, size, count = computed[name].spans[study]
-                        copy(sources[name], target, offset=at, length=size)
-                        lengths.append([name, size, count])
+                for name, at, size, count in _computed_of(computed, study):
+                    copy(sources[name], target, offset=at, length=size)
+                    lengths.append([name, size, count])
             finally:
                 os.close(target)
             made[study] = lengths
