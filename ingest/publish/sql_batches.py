@@ -4,7 +4,8 @@ computes that study's rows alone and copies the others' bytes from the export's 
 Each file is an Arrow IPC stream: the table's schema, then each study's rows (in the order of
 ``studies``, each ordered by all its columns: as ``ORDER BY ALL`` over the whole table, the study being
 every table's first column) as record batches of their own (of at most ROWS_PER_BATCH rows), then the
-stream's end. A study's batches are the same bytes whichever build computed them (``fresh``), so the
+stream's end. A study's batches are the same bytes whichever build computed them (``fresh``,
+``of_study``), so the
 export keeps them: ``<export>/sql-batches/<study>.arrows`` (FOLDER, SUFFIX; not published) holds the
 study's batches of every table, one table after the other, and its cache entry (study_cache.py) lists
 each table's bytes and rows (``[[table, bytes, rows], ...]``: a study's *lengths*). A file is put
@@ -31,7 +32,13 @@ SUFFIX = ".arrows"
 ROWS_PER_BATCH = 1_000_000
 
 
+def batches_name(study: str) -> str:
+    """A study's file of batches, by its path in the export."""
+    return f"{FOLDER}/{study}{SUFFIX}"
+
+
 def batches_file(folder: Path, study: str) -> Path:
+    """A study's file of batches in ``folder`` (the export's FOLDER)."""
     return folder / f"{study}{SUFFIX}"
 
 

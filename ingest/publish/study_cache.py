@@ -90,7 +90,7 @@ def with_artifacts(record: dict, listed: list[dict]) -> dict:
 
 def with_sql(record: dict, lengths: list[list]) -> dict:
     """A study's entry with its file of batches of /sql/'s tables and their lengths (sql_batches.py)."""
-    return {**record, "files": record["files"] + [f"{sql_batches.FOLDER}/{record['head']['id']}{sql_batches.SUFFIX}"],
+    return {**record, "files": record["files"] + [sql_batches.batches_name(record["head"]["id"])],
             "sql": lengths}
 
 
