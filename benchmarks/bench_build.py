@@ -14,7 +14,7 @@ the first do.
     .venv/bin/python benchmarks/bench_build.py [--sizes 100,1000] [--huge]   (--huge adds 10,000)
 
 On a disk of ext4 without a journal (this machine's), start it six minutes after any large removal,
-another run's included: until then every file and folder made steps over the inodes freed (README,
+another run's included: until then every file and folder made steps over the inodes freed in them (README,
 "what this machine's disk adds").
 """
 
@@ -209,9 +209,7 @@ def main() -> None:
     exporter_module.APART_FROM = args.export_apart_from
     sizes = [int(s) for s in args.sizes.split(",")] + ([10_000] if args.huge else [])
     totals = {}
-    # Every size's project is removed at the end, not before the next size's builds: on this machine's
-    # file system (ext4 without a journal) creating a file or folder skips the inodes freed in the last
-    # minutes, one by one, so the build after a removal of tens of thousands of files pays for it.
+    # every size's project removed at the end, not before the next size's builds (the docstring says why)
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
         for n in sizes:
             layout = copy_project(Path(tmp) / f"project-{n}")

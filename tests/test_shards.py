@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_project
-from ingest.build import Layout, build_site, prepare, render_site
+from ingest.build import Layout, build_site, hugo_env, prepare, render_site
 from ingest.generation import Generation, new_generation
 from ingest.problems import BuildError
 from ingest.page_keys import _cuts, folders_by_study
@@ -287,3 +287,14 @@ def test_what_follows_the_runs_of_study_pages_starts_beside_the_other_runs(tmp_p
         run([job("shard-0", studies=True, fail=True), job("facets", studies=False)], "failed")
     assert str(error.value) == "shard-0 failed"
     assert "after studies" not in events and "after runs" not in events
+
+
+def test_hugo_runs_with_a_memory_limit_and_a_collector_setting_a_developer_can_override(monkeypatch):
+    monkeypatch.delenv("GOMEMLIMIT", raising=False)
+    monkeypatch.delenv("GOGC", raising=False)
+    env = hugo_env()
+    assert (env["GOMEMLIMIT"], env["GOGC"]) == ("1200MiB", "200")
+    monkeypatch.setenv("GOGC", "100")
+    monkeypatch.setenv("GOMEMLIMIT", "3GiB")
+    env = hugo_env()
+    assert (env["GOMEMLIMIT"], env["GOGC"]) == ("3GiB", "100")
