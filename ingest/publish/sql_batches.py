@@ -5,10 +5,9 @@ Each file is an Arrow IPC stream: the table's schema, then each study's rows (in
 ``studies``, each ordered by all its columns: as ``ORDER BY ALL`` over the whole table, the study being
 every table's first column) as record batches of their own (of at most ROWS_PER_BATCH rows), then the
 stream's end. A study's batches are the same bytes whichever build computed them (``fresh``,
-``of_study``), so the
-export keeps them: ``<export>/sql-batches/<study>.arrows`` (FOLDER, SUFFIX; not published) holds the
-study's batches of every table, one table after the other, and its cache entry (study_cache.py) lists
-each table's bytes and rows (``[[table, bytes, rows], ...]``: a study's *lengths*). A file is put
+``of_study``), so the export keeps them: ``<export>/sql-batches/<study>.arrows`` (FOLDER, SUFFIX; not
+published) holds the study's batches of every table, one table after the other, and its cache entry
+(study_cache.py) lists each table's bytes and rows (``[[table, bytes, rows], ...]``: a study's *lengths*). A file is put
 together from the two by ``copy_file_range`` (no bytes through Python), and a study the build computed
 gets its own file of batches from the build's.
 
@@ -32,14 +31,14 @@ SUFFIX = ".arrows"
 ROWS_PER_BATCH = 1_000_000
 
 
-def batches_name(study: str) -> str:
-    """A study's file of batches, by its path in the export."""
-    return f"{FOLDER}/{study}{SUFFIX}"
-
-
 def batches_file(folder: Path, study: str) -> Path:
     """A study's file of batches in ``folder`` (the export's FOLDER)."""
     return folder / f"{study}{SUFFIX}"
+
+
+def batches_name(study: str) -> str:
+    """A study's file of batches, by its path in the export."""
+    return batches_file(Path(FOLDER), study).as_posix()
 
 
 def _rebuilt(column: pa.Array) -> bool:
