@@ -24,7 +24,7 @@ from . import children, script_cache
 from .generation import (Generation, fixed_links, hugo_config, keep_spare, link_static, new_generation,
                          remove_stale, serve_config, switch_to)
 from .publish.artifacts import ArtifactChanged
-from .embed_render import EmbedPlan, draw_embeds, plan_embeds
+from .embed_render import EmbedPlan, draw_embeds, keep_embeds, plan_embeds
 from .exporter import Exporter
 from .preview import write_preview
 from .problems import BuildError, BundleError
@@ -315,23 +315,30 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
     them are done, beside one of its other runs (it reads them from the page cache, while the cached
     pages are still being linked in), and the other pages once every run is done. No page reads an
     embed's SVG, so a few charts (one worker's: a preview's build) are drawn beside Hugo too; many are
-    drawn first, on every core, as the two would compete for them (and for memory). The cached charts
-    are linked in while the pages' data is cut into the runs'. In a generation made from the spare, the
-    site's files are placed by a recycle.Tree (the spare's kept where they are the same, the rest
-    removed at the end). Returns the seconds each step took (benchmarks/bench_build.py prints them),
-    the embeds' first (with their plan, beside the cut)."""
+    drawn before Hugo starts, on every core, as the two would compete for them (and for memory), and
+    kept in the embed cache beside Hugo. The cached charts are linked in, and the drawing of the others
+    begins, while the pages' data is cut into the runs' (Node starting beside Python's work, a core
+    each). In a generation made from the spare, the site's files are placed by a recycle.Tree (the
+    spare's kept where they are the same, the rest removed at the end). Returns the seconds each step
+    took (benchmarks/bench_build.py prints them), the embeds' first (with their plan, beside the cut)."""
     took = {}
     start = start_hugo = time.perf_counter()
     linking: list[Future] = []
 
-    def draw(plan: EmbedPlan, beside: bool) -> None:
-        drawn = draw_embeds(plan, quiet=quiet)
-        took[f"embeds ({drawn.made} drawn; {drawn.cached} cached{', beside Hugo' if beside else ''})"] = \
+    def draw(plan: EmbedPlan, beside: bool) -> list[tuple[str, str]]:
+        drawn = draw_embeds(plan)
+        took[f"embeds ({len(drawn)} drawn; {plan.total - len(drawn)} cached{', beside Hugo' if beside else ''})"] = \
             time.perf_counter() - start
+        return drawn
 
     def draw_and_link(plan: EmbedPlan) -> None:
-        draw(plan, True)
+        drawn = draw(plan, True)
         link_static(generation, tree=tree)
+        keep_embeds(plan, drawn, quiet=quiet)
+
+    def draw_first() -> list[tuple[str, str]] | None:
+        plan = planning.result()
+        return None if plan.workers == 1 else draw(plan, False)
 
     def before_hugo() -> None:
         nonlocal start_hugo
@@ -339,9 +346,10 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
         if plan.workers == 1:
             linking.append(pool.submit(draw_and_link, plan))
             return
-        draw(plan, False)
+        drawn = drawing.result()
         start_hugo = time.perf_counter()
         linking.append(pool.submit(link_static, generation, tree=tree))
+        linking.append(pool.submit(keep_embeds, plan, drawn, quiet=quiet))
 
     def search(name: str, parts: dict[str, list[str]], source: Callable[[str], Path]) -> None:
         begun = time.perf_counter()
@@ -357,6 +365,7 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
     tree = Tree(generation.public, background=True)  # the spare's site, in a recycled generation
     with ThreadPoolExecutor(max_workers=1) as pool:
         planning = pool.submit(plan_embeds, layout, export_dir=generation.export)
+        drawing = pool.submit(draw_first)  # (after the plan, on the pool's thread)
         studies, runs, pages = render_pages_of(
             layout, generation, per_shard=per_shard, facet_pages_per_run=facet_pages_per_run, before_hugo=before_hugo,
             after_studies=lambda found: search("study pages", study_parts(found), found.__getitem__),

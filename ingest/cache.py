@@ -1,8 +1,10 @@
-"""What the build caches share: entries in ``<cache>/<key[:2]>/<key>/`` folders, written under a
-temporary name and renamed into place, and the bounds that keep a cache from growing without end."""
+"""What the build caches share: entries in ``<cache>/<key[:2]>/<key>/`` folders (or files, the embed
+cache's), written under a temporary name and renamed into place, and the bounds that keep a cache from
+growing without end."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -70,11 +72,20 @@ def make_entry(entry: Path, fill: Callable[[Path], None]) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _remove(entry: os.PathLike) -> None:
+    """Remove an entry, or a temporary one: a folder and what it holds, or a file."""
+    if os.path.isdir(entry) and not os.path.islink(entry):
+        shutil.rmtree(entry, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(entry)
+
+
 def prune(folder: Path, *, max_bytes: int, now: float | None = None, every: float = 0,
           keep: frozenset[Path] = frozenset()) -> int:
     """Remove the entries unused for MAX_AGE_DAYS, then the least recently used (a folder's
     modification time, which a build touches when it uses the entry) until the rest hold at most
-    ``max_bytes``, and temporary folders older than a day; returns how many entries were removed.
+    ``max_bytes``, and temporary folders (or files) older than a day; returns how many entries were removed.
     The entries of ``keep`` (those the running build uses) stay whatever their size: a build whose
     entries outgrow the bound would otherwise remove some of its own and make them again next time.
     With ``every``, only if the folder was not pruned in the last ``every`` seconds (else 0)."""
@@ -86,21 +97,26 @@ def prune(folder: Path, *, max_bytes: int, now: float | None = None, every: floa
         return 0
     marker.touch()
     entries = []
-    for shard in folder.iterdir():
-        if shard.name.startswith(TMP):
-            if now - shard.stat().st_mtime > 86400:
-                shutil.rmtree(shard, ignore_errors=True)
-            continue
-        for entry in shard.iterdir() if shard.is_dir() else ():
-            size = _size(entry)
-            entries.append((entry.stat().st_mtime, size, entry))
+    with os.scandir(folder) as shards:
+        for shard in shards:
+            if shard.name.startswith(TMP):
+                if now - shard.stat(follow_symlinks=False).st_mtime > 86400:
+                    _remove(shard)
+                continue
+            if not shard.is_dir(follow_symlinks=False):
+                continue
+            with os.scandir(shard.path) as items:
+                for item in items:
+                    found = item.stat(follow_symlinks=False)
+                    size = _size(item.path) if item.is_dir(follow_symlinks=False) else found.st_size
+                    entries.append((found.st_mtime, size, Path(item.path)))
     entries.sort(reverse=True)  # most recently used first
     kept, removed = 0, 0
     for used, size, entry in entries:
         if entry in keep:
             kept += size
         elif now - used > MAX_AGE_DAYS * 86400 or kept + size > max_bytes:
-            shutil.rmtree(entry, ignore_errors=True)
+            _remove(entry)
             removed += 1
         else:
             kept += size

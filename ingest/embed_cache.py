@@ -1,17 +1,18 @@
 """The cache of drawn embeds: unchanged charts are not drawn again.
 
-An entry is a folder ``build/cache/embeds/<key[:2]>/<key>/`` holding ``chart.svg``.
-Its key is the SHA-256 of everything the drawing depends on: the chart's text in the specs (its line
-as the exporter wrote it, embed_specs.py), the text of the Node modules that draw it
+An entry is a file ``build/cache/embeds/<key[:2]>/<key>.svg``, the SVG as drawn (a file, not a folder
+of one: a build from nothing stores 6,800 of them at 1,000 bundles, and a folder is one more inode to
+make and later remove). Its key is the SHA-256 of everything the drawing depends on: the chart's text in
+the specs (its line as the exporter wrote it, embed_specs.py), the text of the Node modules that draw it
 (site/render/embeds.mjs and every module it imports or starts as a worker, followed through relative
-paths), the installed versions of the packages they use, and the width. An entry's SVG is a hard link
-to the one drawn (a link is there whole or not at all), or where links are not allowed a copy made in a
-temporary folder renamed into place, so an interrupted build never leaves a half-written SVG under a
-key; an entry whose SVG is missing or not whole (not closed) is never used.
+paths), the installed versions of the packages they use, and the width. An entry is a hard link to the
+SVG drawn (a link is there whole or not at all), or where links are not allowed a copy made under a
+temporary name and renamed into place, so an interrupted build never leaves a half-written SVG under a
+key; an entry that is not whole (not closed) is never used.
 
-Bounds: each build marks the entries it uses (the folder's modification time) and then removes those
-unused for ``cache.MAX_AGE_DAYS``, then the least recently used until the cache holds at most ``MAX_BYTES``,
-and temporary folders older than a day (left by an interrupted build).
+Bounds: each build marks the entries it uses (their modification time) and then removes those unused for
+``cache.MAX_AGE_DAYS``, then the least recently used until the cache holds at most ``MAX_BYTES``, and
+temporary files older than a day (left by an interrupted build).
 """
 
 from __future__ import annotations
@@ -20,14 +21,13 @@ import hashlib
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 
 from .cache import TMP, link_or_copy, prune
 
 MAX_BYTES = 2**30  # ~15 times what 1,000 bundles draw (7,400 SVGs of ~9 KB)
 PACKAGES = ("@observablehq/plot", "jsdom")  # what the drawing modules import
-FILES = {"svg": "chart.svg"}
+SUFFIX = ".svg"  # an entry's, after its key (and a drawn chart's, after its id)
 SVG_END = b"</svg>\n"
 # a static import, or a module named by its URL (a worker thread's): `new URL("./x.mjs", import.meta.url)`
 IMPORT = re.compile(r"""(?:(?:^|\s)(?:import|from)\s*|new URL\(\s*)["'](\.\.?/[^"']+)["']""", re.M)
@@ -87,50 +87,43 @@ def _whole(path: str) -> bool:
 class EmbedCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._shards: set[str] = set()  # the folders of entries made or seen by store()
 
     def entry(self, key: str) -> Path:
-        return self.folder / key[:2] / key
+        return self.folder / key[:2] / f"{key}{SUFFIX}"
 
     def fetch(self, key: str, out_dir: Path, name: str) -> bool:
         """Put the entry's SVG into ``out_dir`` as ``name``.svg; False when it has none."""
-        folder = os.path.join(self.folder, key[:2], key)  # strings, not Path: this runs for every chart
-        if not _whole(os.path.join(folder, FILES["svg"])):
+        source = os.path.join(self.folder, key[:2], f"{key}{SUFFIX}")  # strings, not Path: this runs for every chart
+        if not _whole(source):
             return False
-        for kind, file_name in FILES.items():
-            source, target = os.path.join(folder, file_name), os.path.join(out_dir, f"{name}.{kind}")
-            try:
-                os.link(source, target)
-            except OSError:  # a file there already, or no link allowed
-                link_or_copy(Path(source), Path(target))
-        os.utime(folder)  # used now: kept by prune()
+        target = os.path.join(out_dir, f"{name}{SUFFIX}")
+        try:
+            os.link(source, target)
+        except OSError:  # a file there already, or no link allowed
+            link_or_copy(Path(source), Path(target))
+        os.utime(source)  # used now: kept by prune()
         return True
 
     def store(self, key: str, out_dir: Path, name: str) -> None:
-        """Keep the drawn ``name``.svg of ``out_dir`` under ``key``: linked into the entry's folder (a link
-        is there whole or not at all), or, where no link is allowed, copied into a temporary folder which
-        is then renamed into place."""
-        folder = self.entry(key)
+        """Keep the drawn ``name``.svg of ``out_dir`` under ``key``: linked into place (a link is there
+        whole or not at all), or, where that fails (an entry there, not whole; no link allowed), linked
+        or copied under a temporary name which then replaces the entry."""
+        entry, source = self.entry(key), out_dir / f"{name}{SUFFIX}"
+        if key[:2] not in self._shards:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            self._shards.add(key[:2])
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            for kind, file_name in FILES.items():
-                (folder / file_name).unlink(missing_ok=True)  # a damaged entry's
-                os.link(out_dir / f"{name}.{kind}", folder / file_name)
+            os.link(source, entry)
             return
         except OSError:
             pass
-        tmp = self.folder / f"{TMP}{key}-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
+        tmp = self.folder / f"{TMP}{key}-{os.getpid()}{SUFFIX}"
         try:
-            for kind, file_name in FILES.items():
-                link_or_copy(out_dir / f"{name}.{kind}", tmp / file_name)
-            shutil.rmtree(folder, ignore_errors=True)  # a damaged entry under this key
-            os.replace(tmp, folder)
-        except OSError:
-            if not _whole(str(folder / FILES["svg"])):  # unless a concurrent build stored it first
-                raise
+            link_or_copy(source, tmp)
+            os.replace(tmp, entry)
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.unlink(missing_ok=True)
 
     def prune(self, *, now: float | None = None, every: float = 0, keep: frozenset[str] = frozenset()) -> int:
         """Remove what the bounds above say, but the entries of the keys ``keep`` (the running build's);

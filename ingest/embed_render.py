@@ -1,8 +1,8 @@
 """Draw the standalone SVG embed of every chart the exporter listed (embed_specs.py: its files).
 
 The charts found in the embed cache (embed_cache.py) are linked into place (plan_embeds); the others
-are drawn by site/render/embeds.mjs in Node, on a pool of worker threads, and then kept in the cache
-(draw_embeds).
+are drawn by site/render/embeds.mjs in Node, on a pool of worker threads (draw_embeds), and then kept in
+the cache (keep_embeds).
 """
 
 from __future__ import annotations
@@ -70,31 +70,38 @@ def plan_embeds(layout, *, export_dir: Path) -> EmbedPlan:
     return EmbedPlan(out_dir=out_dir, script=script, cache=cache, misses=misses, total=total, keys=frozenset(keys))
 
 
-def draw_embeds(plan: EmbedPlan, *, quiet: bool = False) -> CacheCounts:
-    """Draw the plan's charts in Node (``<id>.svg`` in its folder) and keep them in the cache. Their
-    specs are let go once written for Node (the plan's ``misses`` are emptied): at 10,000 bundles they
-    were 0.54 GB, which the build held through Hugo."""
+def draw_embeds(plan: EmbedPlan) -> list[tuple[str, str]]:
+    """Draw the plan's charts in Node (``<id>.svg`` in its folder); returns the cache key and id of each
+    (for keep_embeds). Their specs are let go once written for Node (the plan's ``misses`` are
+    emptied): at 10,000 bundles they were 0.54 GB, which the build held through Hugo."""
     drawn = [(key, chart_id) for key, chart_id, _ in plan.misses]
-    if plan.misses:
-        node = _node()
-        workers = plan.workers
-        # beside the export (out_dir is <export>/static/embed): in a build, in its generation's folder,
-        # which the next build removes if this one is killed
-        with tempfile.TemporaryDirectory(prefix=".embeds-", dir=plan.out_dir.parents[2]) as tmp:
-            job = Path(tmp) / "job.json"
-            lines = Path(tmp) / "charts.jsonl"
-            with lines.open("wb") as out:
-                for _, _, text in plan.misses:
-                    out.write(text + b"\n")
-            plan.misses.clear()
-            hand_back_memory()
-            job.write_text(json.dumps({"charts": str(lines), "count": len(drawn), "out": str(plan.out_dir),
-                                       "width": WIDTH, "workers": workers}), encoding="utf-8")
-            done = children.run([node, str(plan.script), str(job)], capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise BuildError(f"rendering the embeds failed:\n{done.stderr.strip()[-2000:]}")
-        for key, chart_id in drawn:
-            plan.cache.store(key, plan.out_dir, chart_id)
+    if not plan.misses:
+        return drawn
+    node = _node()
+    workers = plan.workers
+    # beside the export (out_dir is <export>/static/embed): in a build, in its generation's folder,
+    # which the next build removes if this one is killed
+    with tempfile.TemporaryDirectory(prefix=".embeds-", dir=plan.out_dir.parents[2]) as tmp:
+        job = Path(tmp) / "job.json"
+        lines = Path(tmp) / "charts.jsonl"
+        with lines.open("wb") as out:
+            for _, _, text in plan.misses:
+                out.write(text + b"\n")
+        plan.misses.clear()
+        hand_back_memory()
+        job.write_text(json.dumps({"charts": str(lines), "count": len(drawn), "out": str(plan.out_dir),
+                                   "width": WIDTH, "workers": workers}), encoding="utf-8")
+        done = children.run([node, str(plan.script), str(job)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise BuildError(f"rendering the embeds failed:\n{done.stderr.strip()[-2000:]}")
+    return drawn
+
+
+def keep_embeds(plan: EmbedPlan, drawn: list[tuple[str, str]], *, quiet: bool = False) -> CacheCounts:
+    """Keep the ``drawn`` charts (draw_embeds) in the cache, then prune it (the plan's charts stay). A
+    build does this beside Hugo: no page reads the cache, and at 1,000 bundles it is 6,800 links."""
+    for key, chart_id in drawn:
+        plan.cache.store(key, plan.out_dir, chart_id)
     counts = CacheCounts(made=len(drawn), cached=plan.total - len(drawn),
                          pruned=plan.cache.prune(every=PRUNE_EVERY, keep=plan.keys))
     if not quiet:
@@ -104,5 +111,6 @@ def draw_embeds(plan: EmbedPlan, *, quiet: bool = False) -> CacheCounts:
 
 
 def render_embeds(layout, *, export_dir: Path, quiet: bool = False) -> CacheCounts:
-    """Write ``<id>.svg`` into export_dir/static/embed for each chart of the specs."""
-    return draw_embeds(plan_embeds(layout, export_dir=export_dir), quiet=quiet)
+    """Write ``<id>.svg`` into export_dir/static/embed for each chart of the specs, and keep the drawn ones."""
+    plan = plan_embeds(layout, export_dir=export_dir)
+    return keep_embeds(plan, draw_embeds(plan), quiet=quiet)

@@ -78,21 +78,24 @@ def test_a_damaged_cache_entry_is_drawn_again(layout):
     cache = EmbedCache(layout.cache / "embeds")
     entries = sorted(p for shard in cache.folder.iterdir() for p in shard.iterdir())
     assert len(entries) == 2
-    svg = entries[0] / "chart.svg"
-    svg.write_bytes(svg.read_bytes()[:1000])  # torn: an SVG without its end
-    (entries[1] / "chart.svg").unlink()  # an entry without its file
-    # what an interrupted build leaves: a temporary folder, never read, removed once it is a day old
-    leftover = cache.folder / ".tmp-0123-99"
-    leftover.mkdir()
-    (leftover / "chart.svg").write_bytes(b"<svg")
+    assert [e.suffix for e in entries] == [".svg", ".svg"]  # an entry is the SVG itself
+    whole = entries[0].read_bytes()
+    entries[0].unlink()  # (a link to the first build's SVG: written through, it would tear that too)
+    entries[0].write_bytes(whole[:1000])  # torn: an SVG without its end
+    # what an interrupted build leaves: a temporary file, never read, removed once it is a day old (and
+    # a folder, as in the caches of folders)
+    leftover, left_folder = cache.folder / ".tmp-0123-99.svg", cache.folder / ".tmp-0456-99"
+    leftover.write_bytes(b"<svg")
+    (left_folder / "x").mkdir(parents=True)
     counts, second = render(layout, charts, "second")
-    assert (counts.made, counts.cached) == (2, 0)
+    assert (counts.made, counts.cached) == (1, 1)
     assert second == first
-    assert all((e / "chart.svg").is_file() for e in entries)
-    assert leftover.is_dir()
-    os.utime(leftover, (time.time() - 2 * 86400,) * 2)
+    assert entries[0].read_bytes() == whole  # drawn again, and kept in its place
+    assert leftover.is_file() and left_folder.is_dir()
+    for left in (leftover, left_folder):
+        os.utime(left, (time.time() - 2 * 86400,) * 2)
     cache.prune()
-    assert not leftover.exists()
+    assert not leftover.exists() and not left_folder.exists()
 
 
 def test_cached_files_are_copied_where_they_cannot_be_linked(layout, monkeypatch):
@@ -114,9 +117,8 @@ def test_prune_removes_entries_unused_for_two_weeks_then_the_least_recently_used
         os.utime(entry, (now - age_days * 86400,) * 2)
     assert cache.prune(now=now) == 1
     assert [e.exists() for e in entries] == [False, True, True]
-    size = sum(f.stat().st_size for f in entries[2].iterdir())
-    monkeypatch.setattr(embed_cache, "MAX_BYTES", size)
-    assert cache.prune(now=now, keep=frozenset({entries[1].name})) == 0  # a key the build uses stays
+    monkeypatch.setattr(embed_cache, "MAX_BYTES", entries[2].stat().st_size)
+    assert cache.prune(now=now, keep=frozenset({entries[1].stem})) == 0  # a key the build uses stays
     assert cache.prune(now=now) == 1
     assert [e.exists() for e in entries] == [False, False, True]
 
@@ -189,8 +191,7 @@ def test_entries_are_copied_into_the_cache_where_files_cannot_be_linked(layout, 
         counts, first = render(layout, charts, "first")
     assert (counts.made, counts.cached) == (2, 0)
     entries = sorted(p for shard in (layout.cache / "embeds").iterdir() for p in shard.iterdir())
-    assert [p.name for p in entries[0].iterdir()] == ["chart.svg"]
-    assert (entries[0] / "chart.svg").stat().st_nlink == 1  # a copy
+    assert len(entries) == 2 and entries[0].stat().st_nlink == 1  # a copy
     counts, second = render(layout, charts, "second")
     assert (counts.made, counts.cached, second) == (0, 2, first)
 
