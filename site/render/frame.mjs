@@ -12,29 +12,38 @@ const escape = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").rep
   .replace(/"/g, "&quot;");
 
 // Wider than the average glyph of common sans-serif faces (about 0.55 em), and a full em for wide
-// (CJK) characters, so that a wrapped line always fits.
-function textWidth(text, size) {
+// (CJK) characters, so that a wrapped line always fits. In hundredths of an em, whole numbers: a line
+// is as wide as its words and spaces, each measured once.
+function hundredths(text) {
   let em = 0;
-  for (const ch of text) em += ch.codePointAt(0) > 0x2e80 ? 1 : /[A-Z@%MW—]/.test(ch) ? 0.75 : 0.62;
-  return em * size;
+  for (const ch of text) {
+    const code = ch.codePointAt(0);
+    em += code > 0x2e80 ? 100 : (code >= 65 && code <= 90) || code === 64 || code === 37 || code === 0x2014 ? 75 : 62;
+  }
+  return em;
 }
 
+const SPACE = hundredths(" ");
+
 export function wrap(text, size, width) {
+  const over = (em) => em * size > width * 100;
   const lines = [];
   let line = "";
+  let em = 0;  // the line's width
   for (const word of String(text).split(/\s+/).filter(Boolean)) {
-    const next = line ? `${line} ${word}` : word;
-    if (line && textWidth(next, size) > width) {
+    const wide = hundredths(word);
+    if (line && over(em + SPACE + wide)) {
       lines.push(line);
-      line = word;
+      [line, em] = [word, wide];
     } else {
-      line = next;
+      [line, em] = line ? [`${line} ${word}`, em + SPACE + wide] : [word, wide];
     }
-    while (textWidth(line, size) > width && line.length > 1) {  // a word longer than the line: split it
+    while (over(em) && line.length > 1) {  // a word longer than the line: split it
       let cut = line.length - 1;
-      while (cut > 1 && textWidth(line.slice(0, cut), size) > width) cut -= 1;
+      while (cut > 1 && over(hundredths(line.slice(0, cut)))) cut -= 1;
       lines.push(line.slice(0, cut));
       line = line.slice(cut);
+      em = hundredths(line);
     }
   }
   if (line) lines.push(line);
