@@ -336,17 +336,18 @@ def render_site(layout: Layout, generation: Generation, *, per_shard: int = STUD
         link_static(generation, tree=tree)
         keep_embeds(plan, drawn, quiet=quiet)
 
-    def draw_first() -> list[tuple[str, str]] | None:
+    def draw_first() -> tuple[EmbedPlan, list[tuple[str, str]] | None]:
+        """The plan, and the charts drawn, when there are many (None: few, drawn beside Hugo). Decided
+        here, once: drawing empties the plan's list of charts to draw."""
         plan = planning.result()
-        return None if plan.workers == 1 else draw(plan, False)
+        return plan, None if plan.workers == 1 else draw(plan, False)
 
     def before_hugo() -> None:
         nonlocal start_hugo
-        plan = planning.result()
-        if plan.workers == 1:
+        plan, drawn = drawing.result()
+        if drawn is None:
             linking.append(pool.submit(draw_and_link, plan))
             return
-        drawn = drawing.result()
         start_hugo = time.perf_counter()
         linking.append(pool.submit(link_static, generation, tree=tree))
         linking.append(pool.submit(keep_embeds, plan, drawn, quiet=quiet))

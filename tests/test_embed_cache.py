@@ -207,3 +207,22 @@ def test_node_gets_a_worker_a_core_and_one_for_few_charts(tmp_path, monkeypatch)
         return plan.workers
 
     assert [workers(n) for n in (0, 1, 200, 201, 6800)] == [1, 1, 1, 2, 2]
+
+
+def test_a_build_draws_many_charts_before_hugo_and_keeps_every_one(tmp_path, monkeypatch):
+    """Many charts (here: more than one worker's, CHARTS_A_WORKER made 1) are drawn before Hugo's first
+    run starts (the two would compete for the cores), and every one is kept in the cache: the decision
+    is made once, before drawing empties the plan's list of charts to draw."""
+    from conftest import copy_project
+    from ingest import build, embed_render
+    layout = copy_project(tmp_path)
+    monkeypatch.setattr(embed_render, "CHARTS_A_WORKER", 1)
+    order = []
+    draw, hugo = build.draw_embeds, build._hugo
+    monkeypatch.setattr(build, "draw_embeds", lambda plan: (order.append("draw"), draw(plan), order.append("drawn"))[1])
+    monkeypatch.setattr(build, "_hugo", lambda *a, **k: (order.append("hugo"), hugo(*a, **k))[1])
+    build.build_site(layout)
+    assert order[:2] == ["draw", "drawn"] and order.count("draw") == 1 and set(order[2:]) == {"hugo"}
+    charts = list((layout.export / "static" / "embed").glob("*.svg"))
+    entries = [p for shard in (layout.cache / "embeds").iterdir() for p in shard.iterdir()]
+    assert len(charts) > 2 and len(entries) == len(charts)
