@@ -225,10 +225,10 @@ def test_the_page_cache_holds_each_studys_pages_apart(built: Layout):
 
 
 def test_what_follows_the_runs_of_study_pages_starts_beside_the_other_runs(tmp_path: Path):
-    """render_pages calls after_studies once the runs of study pages are done, while a run of other
-    pages still goes on (the build indexes the study pages for search then), in the place of one of
-    the two runs at a time, and after_runs once every run is done; a run of study pages that fails
-    stops the build before after_studies."""
+    """render_pages calls after_studies once the runs of study pages are done, before the runs of other
+    pages start and beside them (the build indexes the study pages for search then), in the place of
+    one of the two runs at a time, and after_runs once every run is done; a run of study pages that
+    fails stops the build before after_studies."""
     events: list[str] = []
     facets_may_end, more_started, studies_started = threading.Event(), threading.Event(), threading.Event()
     lock = threading.Lock()
@@ -280,6 +280,7 @@ def test_what_follows_the_runs_of_study_pages_starts_beside_the_other_runs(tmp_p
          job("more-facets", studies=False)], "ok")
     assert events.index("after studies") > max(events.index("run shard-0"), events.index("run shard-1"))
     assert events.index("run facets") > events.index("after studies") and events[-1] == "after runs"
+    assert events.index("run more-facets") > events.index("after studies")  # it starts first, the longest
     assert busy == [0, 2]  # never a run beside after_studies and another run
     assert (tmp_path / "ok" / "public" / "shard-1" / "index.html").read_text(encoding="utf-8") == "shard-1"
     events.clear()
