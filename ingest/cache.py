@@ -83,9 +83,9 @@ def _remove(entry: os.PathLike) -> None:
 
 def prune(folder: Path, *, max_bytes: int, now: float | None = None, every: float = 0,
           keep: frozenset[Path] = frozenset()) -> int:
-    """Remove the entries unused for MAX_AGE_DAYS, then the least recently used (a folder's
+    """Remove the entries unused for MAX_AGE_DAYS, then the least recently used (an entry's
     modification time, which a build touches when it uses the entry) until the rest hold at most
-    ``max_bytes``, and temporary folders (or files) older than a day; returns how many entries were removed.
+    ``max_bytes``, and temporary ones older than a day; returns how many entries were removed.
     The entries of ``keep`` (those the running build uses) stay whatever their size: a build whose
     entries outgrow the bound would otherwise remove some of its own and make them again next time.
     With ``every``, only if the folder was not pruned in the last ``every`` seconds (else 0)."""
