@@ -260,7 +260,8 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
             problems.append(duplicate_id(file, record["id"], line=record["id_line"], first=ids[record["id"]]))
             continue
         ids[record["id"]] = file
-        staged.append(Staged(id=record["id"], file=file, entry=folder / key[:2] / key, tables=frozenset(record["tables"])))
+        staged.append(Staged(id=record["id"], file=file, entry=folder / key[:2] / key,
+                             tables=frozenset(record["tables"])))
     counts = CacheCounts(made=len(todo), cached=len(files) - len(todo),
                          pruned=prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY,
                                       keep=frozenset(folder / key[:2] / key for key in keys)))

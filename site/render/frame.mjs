@@ -18,7 +18,8 @@ function hundredths(text) {
   let em = 0;
   for (const ch of text) {
     const code = ch.codePointAt(0);
-    em += code > 0x2e80 ? 100 : (code >= 65 && code <= 90) || code === 64 || code === 37 || code === 0x2014 ? 75 : 62;
+    const capital = (code >= 65 && code <= 90) || code === 64 || code === 37 || code === 0x2014;  // A-Z @ % —
+    em += code > 0x2e80 ? 100 : capital ? 75 : 62;
   }
   return em;
 }
