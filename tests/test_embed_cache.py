@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from conftest import FIXTURES, ROOT
-from ingest import embed_cache, embed_specs
+from conftest import FIXTURES, ROOT, copy_project
+from ingest import build, embed_cache, embed_render, embed_specs
 from ingest.build import BuildError, Layout
 from ingest.embed_render import EmbedPlan, plan_embeds, render_embeds
 from ingest.cache import prune as cache_prune
@@ -213,8 +213,6 @@ def test_a_build_draws_many_charts_before_hugo_and_keeps_every_one(tmp_path, mon
     """Many charts (here: more than one worker's, CHARTS_A_WORKER made 1) are drawn before Hugo's first
     run starts (the two would compete for the cores), and every one is kept in the cache: the decision
     is made once, before drawing empties the plan's list of charts to draw."""
-    from conftest import copy_project
-    from ingest import build, embed_render
     layout = copy_project(tmp_path)
     monkeypatch.setattr(embed_render, "CHARTS_A_WORKER", 1)
     order = []
