@@ -21,6 +21,7 @@ from schema.models import Artifact, Bundle, Derived, Provenance, ResultTable
 from .align import run_seconds
 from .derive import Trace
 from .fields import results_columns_sql
+from .memory import drop_cached_blocks
 from .parsers import artifact_digest
 from .parsers.mdstat import array_state
 from .parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns
@@ -131,19 +132,26 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict], types:
         con.unregister("table_rows")
 
 
+def interval_parts(runs: list[tuple[str, str, IntervalColumns]], types: dict[str, str]
+                   ) -> Iterator[tuple[str, str, pa.Table]]:
+    """Each part of each run's interval samples (study, artifact, part), its columns typed as Arrow
+    holds the intervals table's (whole numbers as 64-bit integers, the others as doubles), for DuckDB
+    to take in bulk."""
+    schema = pa.schema([(c, pa.int64() if types[c] in ("INTEGER", "BIGINT") else pa.float64())
+                        for c in INTERVAL_COLUMNS])
+    for study, artifact, intervals in runs:
+        for part in intervals.tables():
+            yield study, artifact, part.cast(schema)
+
+
 def _insert_intervals(con: duckdb.DuckDBPyConnection, runs: list[tuple[str, str, IntervalColumns]],
                       types: dict[str, str]) -> None:
     """The interval samples of every run in one statement, straight from their Arrow columns (no row
-    becomes a Python object): each part typed as its column in the table, labelled with its study and
-    artifact, and all of them joined into one table."""
-    schema = pa.schema([(c, pa.int64() if types[c] in ("INTEGER", "BIGINT") else pa.float64())
-                        for c in INTERVAL_COLUMNS])
-    parts = []
-    for study, artifact, intervals in runs:
-        for part in intervals.tables():
-            part = part.cast(schema)
-            parts.append(part.append_column("study", pa.array([study] * len(part), pa.string()))
-                         .append_column("artifact", pa.array([artifact] * len(part), pa.string())))
+    becomes a Python object): each part labelled with its study and artifact, and all of them joined
+    into one table."""
+    parts = [part.append_column("study", pa.array([study] * len(part), pa.string()))
+             .append_column("artifact", pa.array([artifact] * len(part), pa.string()))
+             for study, artifact, part in interval_parts(runs, types)]
     if not parts:
         return
     con.register("run_intervals", pa.concat_tables(parts))
@@ -245,6 +253,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
                 provenance=f"{provenance_text(result.provenance)} (from: {result.relation})",
                 line=result.provenance.line,
             ))
+    out["intervals"].sort(key=lambda run: run[1])  # by artifact: IN_ORDER
     return out
 
 
@@ -311,6 +320,12 @@ def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int
 
 
 
+# Tables whose rows the load stores in the order of all their columns: their first columns are their
+# key (intervals: study, artifact, t_s) and they go in by study, artifact and time (a run's samples
+# follow each other in time: the parser keeps no other). A scan gives them in that order (DuckDB keeps
+# the order rows went in), which /sql/'s file is written in without a sort (sql_page.py: a 200 MB log's
+# samples took 200 MB to sort).
+IN_ORDER = ("intervals",)
 # The tables of a bundle, in the order they are filled (every one has a study column).
 TABLES = ("studies", "sources", "systems", "system_settings", "workloads", "result_tables", "charts", "graph_only",
           "measurements", "artifacts", "runs", "run_options", "histograms", "intervals", "trace_samples", "claims")
@@ -329,18 +344,29 @@ def create_schema(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
     return types
 
 
-def insert_bundles(con: duckdb.DuckDBPyConnection, bundles: list[LoadedBundle], types: dict[str, dict[str, str]]) -> None:
-    """The rows of ``bundles`` (in the order of their ids), one statement per table for all of them:
-    a statement per bundle and table took 1 to 2 ms each, 33 s at 1,000 bundles."""
+def bundle_rows(bundles: list[LoadedBundle]) -> dict[str, list]:
+    """The rows of ``bundles`` (in the order of their ids) by table, in the order of TABLES: dicts, and
+    for intervals each run's (study, artifact, IntervalColumns)."""
     rows: dict[str, list] = {table: [] for table in TABLES}
     for loaded in sorted(bundles, key=lambda lb: lb.bundle.id):
         for table, found in _bundle_rows(loaded).items():
             rows[table].extend(found)
-    for table in TABLES:
+    return rows
+
+
+def insert_rows(con: duckdb.DuckDBPyConnection, rows: dict[str, list], types: dict[str, dict[str, str]]) -> None:
+    """``rows`` (bundle_rows) into their tables, one statement per table for all bundles: a statement
+    per bundle and table took 1 to 2 ms each, 33 s at 1,000 bundles."""
+    for table, found in rows.items():
         if table == "intervals":
-            _insert_intervals(con, rows[table], types[table])
+            _insert_intervals(con, found, types[table])
         else:
-            _insert(con, table, rows[table], types[table])
+            _insert(con, table, found, types[table])
+
+
+def insert_bundles(con: duckdb.DuckDBPyConnection, bundles: list[LoadedBundle], types: dict[str, dict[str, str]]) -> None:
+    """The rows of ``bundles`` into their tables (bundle_rows, insert_rows)."""
+    insert_rows(con, bundle_rows(bundles), types)
 
 
 @contextmanager
@@ -368,5 +394,6 @@ def build_database(bundles: list[LoadedBundle], *, db_path: Path) -> Path:
     """Create ``db_path`` from scratch; it is replaced only once the load has succeeded."""
     with new_database(db_path) as (con, types):
         insert_bundles(con, bundles, types)
+        drop_cached_blocks(con)
         grade_runs(con)
     return db_path

@@ -27,19 +27,21 @@ import os
 import shutil
 import stat
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 from typing import Iterable, Iterator
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import children
 from .cache import PRUNE_EVERY, TMP, CacheCounts, prune
 from .digests import Digests
-from .load import TABLES, create_schema, insert_bundles, new_database
+from .memory import drop_cached_blocks, hand_back_memory
+from .load import TABLES, bundle_rows, create_schema, insert_rows, interval_parts, new_database
 from .quality import GRADED, grade_runs
 from .problems import Problem
 from .validate import LoadedBundle, display_path, duplicate_id, find_bundle_files, validate_file
@@ -54,17 +56,23 @@ ROWS = ".arrow"  # the file name of a table's rows in an entry, after the table'
 ORDER = "stage_row"  # the column of a table's file that keeps each row's place in its bundle
 BATCH = 200  # bundles validated and held in memory before their entries are written
 WRITE_ROWS = 65_536  # rows of a table read from the in-memory database and written at a time
+# The rows of one source (entries, or the last build's database) come in order (by study, then ORDER),
+# and those of two are sorted. The entries' are sorted too, unless one of their files is over this many
+# bytes (a long log's samples): DuckDB then inserts on every core (a sorted input is one its parallel
+# insert takes, a stream of Arrow batches is not), 1.3 s against 2.0 s for 1,000 bundles' tables; but the
+# sort holds the whole table, which for a 200 MB log's samples was 110 MB more at the load's peak.
+SORTED_UP_TO = 16 * 2**20
 PER_WORKER = 50  # bundles a worker process validates at a time (fewer to validate: no worker processes)
 
 
 @dataclass(frozen=True)
 class Staged:
     """A valid bundle's entry: its id, its bundle file, the folder of its tables and which tables it
-    holds rows of (a file each)."""
+    holds rows of (a file each), with each file's bytes."""
     id: str
     file: Path
     entry: Path
-    tables: frozenset[str]
+    tables: dict[str, int] = field(hash=False)
 
     @property
     def key(self) -> str:
@@ -129,13 +137,13 @@ def _study_slices(rows: pa.RecordBatch) -> Iterator[tuple[str, pa.RecordBatch]]:
         start = end
 
 
-def _write_table(con: duckdb.DuckDBPyConnection, table: str, folders: dict[str, Path]) -> Iterator[str]:
-    """Write each study's rows of ``table`` (inserted in the order of the studies' ids, each keeping its
-    place in ORDER) to a file in its folder of ``folders``, a batch of rows at a time (a 200 MB log has
-    1.5 million interval samples); yields each study written."""
+def _write_table(rows: Iterable[pa.RecordBatch], table: str, folders: dict[str, Path]) -> Iterator[str]:
+    """Write each study's ``rows`` of ``table`` (batches of the studies' rows in the order of their ids,
+    each row keeping its place in ORDER) to a file in its folder of ``folders``, a batch at a time (a
+    200 MB log has 1.5 million interval samples); yields each study written."""
     writer, current, done = None, None, set()
     try:
-        for batch in con.sql(f"SELECT *, rowid AS {ORDER} FROM {table}").to_arrow_reader(WRITE_ROWS):
+        for batch in rows:
             for study, part in _study_slices(batch):
                 if study != current:
                     if study in done:
@@ -151,6 +159,37 @@ def _write_table(con: duckdb.DuckDBPyConnection, table: str, folders: dict[str, 
             writer.close()
 
 
+def _stored_rows(con: duckdb.DuckDBPyConnection, table: str) -> Iterator[pa.RecordBatch]:
+    """A table's rows as the in-memory database holds them, each with its place (ORDER)."""
+    yield from con.sql(f"SELECT *, rowid AS {ORDER} FROM {table}").to_arrow_reader(WRITE_ROWS)
+
+
+def _interval_rows(con: duckdb.DuckDBPyConnection, runs: list, types: dict[str, str]) -> Iterator[pa.RecordBatch]:
+    """The interval samples of ``runs`` (load.bundle_rows) as the intervals table would give them back
+    (each column cast by DuckDB to the table's type, in the table's order), each with its place (ORDER),
+    without being stored: a 200 MB log's 1.5 million samples took 260 MB in the in-memory database.
+    DuckDB reads them from the runs' own Arrow columns, each part labelled with its study and artifact
+    (a dictionary of one: a byte a row)."""
+    parts = [part.append_column("study", _label(study, len(part))).append_column("artifact", _label(artifact, len(part)))
+             for study, artifact, part in interval_parts(runs, types)]
+    if not parts:
+        return
+    columns = [name for name, *_ in con.execute("DESCRIBE intervals").fetchall()]
+    con.register("run_intervals", pa.concat_tables(parts))
+    try:
+        at = 0
+        select = ", ".join(f'CAST("{c}" AS {types[c]}) AS "{c}"' for c in columns)
+        for batch in con.sql(f"SELECT {select} FROM run_intervals").to_arrow_reader(WRITE_ROWS):
+            yield batch.append_column(ORDER, pa.array(range(at, at + batch.num_rows), pa.int64()))
+            at += batch.num_rows
+    finally:
+        con.unregister("run_intervals")
+
+
+def _label(text: str, rows: int) -> pa.DictionaryArray:
+    return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), pa.array([text]))
+
+
 @functools.cache
 def _batch_database() -> tuple[duckdb.DuckDBPyConnection, dict[str, dict[str, str]]]:
     """An in-memory database with the schema, and its columns' types, made once a process (45 ms): each
@@ -163,7 +202,8 @@ def _batch_database() -> tuple[duckdb.DuckDBPyConnection, dict[str, dict[str, st
 def _write_entries(misses: list[tuple[str, LoadedBundle | None, list[Problem]]], cache: Path) -> None:
     """The entries of the bundles validated in this build: their rows go through the same inserts as a
     database's (load.py) into an in-memory one, and out to a file per study and table (a Parquet file took
-    three times as long to write, 0.45 ms, and a bundle has up to 16)."""
+    three times as long to write, 0.45 ms, and a bundle has up to 16); their interval samples are typed
+    by DuckDB on their way to their files, not stored (_interval_rows)."""
     valid = {loaded.bundle.id: key for key, loaded, _ in misses if loaded is not None}
     tmp = cache / f"{TMP}{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
@@ -175,16 +215,20 @@ def _write_entries(misses: list[tuple[str, LoadedBundle | None, list[Problem]]],
         con, types = _batch_database()
         con.execute("BEGIN TRANSACTION")
         try:
-            insert_bundles(con, [loaded for _, loaded, _ in misses if loaded is not None], types)
+            rows = bundle_rows([loaded for _, loaded, _ in misses if loaded is not None])
+            runs = rows.pop("intervals")
+            insert_rows(con, rows, types)
             folders = {study: tmp / key for study, key in valid.items()}
             for table in TABLES:
-                for study in _write_table(con, table, folders):
+                found = _interval_rows(con, runs, types[table]) if table == "intervals" else _stored_rows(con, table)
+                for study in _write_table(found, table, folders):
                     tables[valid[study]].append(table)
         finally:
             con.execute("ROLLBACK")
         for key, loaded, problems in misses:
             staging = tmp / key
-            record = {"id": loaded.bundle.id if loaded else None, "tables": tables.get(key, []),
+            record = {"id": loaded.bundle.id if loaded else None,
+                      "tables": {table: (staging / f"{table}{ROWS}").stat().st_size for table in tables.get(key, [])},
                       "id_line": loaded.doc.line_of(("id",)) if loaded else None,
                       "problems": [asdict(p) for p in problems]}
             (staging / PROBLEMS).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
@@ -245,8 +289,9 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
         with children.workers(workers) as pool:
             for done in [pool.submit(_make_entries, chunk, folder) for chunk in chunks]:
                 done.result()
-    else:
+    elif todo:
         _make_entries(todo, folder)
+        hand_back_memory()  # what they held (a 200 MB log: 190 MB of the 385 MB at the peak), before the load
     records.update({key: _read_entry(folder / key[:2] / key) for _, key in todo})
     staged: list[Staged] = []
     ids: dict[str, Path] = {}
@@ -261,7 +306,7 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
             continue
         ids[record["id"]] = file
         staged.append(Staged(id=record["id"], file=file, entry=folder / key[:2] / key,
-                             tables=frozenset(record["tables"])))
+                             tables=record["tables"]))
     counts = CacheCounts(made=len(todo), cached=len(files) - len(todo),
                          pruned=prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY,
                                       keep=frozenset(folder / key[:2] / key for key in keys)))
@@ -305,6 +350,12 @@ def _reusable(staged: list[Staged], previous: Path | None) -> list[str]:
     return [s.id for s in staged if loaded.get(s.id) == s.key] if previous.is_file() else []
 
 
+def _sorts(sizes: list[int], *, sources: int) -> bool:
+    """Whether a table's rows go in sorted, from ``sources`` (1 or 2) and the bytes of its entries' files
+    (SORTED_UP_TO)."""
+    return sources > 1 or bool(sizes) and max(sizes) <= SORTED_UP_TO
+
+
 def _insert_tables(con: duckdb.DuckDBPyConnection, tables: Iterable[str], staged: list[Staged],
                    reused: list[str]) -> None:
     """Fill each of ``tables`` in one statement: the rows of the ``reused`` studies from the attached
@@ -312,7 +363,8 @@ def _insert_tables(con: duckdb.DuckDBPyConnection, tables: Iterable[str], staged
     their entries' files."""
     kept = set(reused)
     for table in tables:
-        files = [s.entry / f"{table}{ROWS}" for s in staged if s.id not in kept and table in s.tables]
+        mine = [s for s in staged if s.id not in kept and table in s.tables]
+        files = [s.entry / f"{table}{ROWS}" for s in mine]
         parts = [f"SELECT *, rowid AS {ORDER} FROM previous.{table} WHERE study IN (SELECT study FROM reused)"
                  ] if reused else []
         parts += ["SELECT * FROM entry_rows"] if files else []
@@ -320,8 +372,9 @@ def _insert_tables(con: duckdb.DuckDBPyConnection, tables: Iterable[str], staged
             con.register("entry_rows", _entry_rows(files))
         try:
             if parts:
+                order = f" ORDER BY study, {ORDER}" if _sorts([s.tables[table] for s in mine], sources=len(parts)) else ""
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * EXCLUDE ({ORDER}) FROM "
-                            f"({' UNION ALL BY NAME '.join(parts)}) ORDER BY study, {ORDER}")
+                            f"({' UNION ALL BY NAME '.join(parts)}){order}")
         finally:
             if files:
                 con.unregister("entry_rows")
@@ -358,6 +411,7 @@ def build_database_from(staged: list[Staged], *, db_path: Path, previous: Path |
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM previous.{table} "
                             "WHERE study IN (SELECT study FROM reused)")
             con.execute("DETACH previous")
+        drop_cached_blocks(con)  # the rows just written: the grading reads what it needs
         grade_runs(con, graded="reused" if reused else None)
     tmp = db_path.with_name(f".{db_path.name}{ENTRIES}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps({s.id: s.key for s in staged}), encoding="utf-8")

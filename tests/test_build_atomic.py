@@ -63,7 +63,7 @@ DRIVER = textwrap.dedent("""
 
     phase = sys.argv[2]
     if phase == "load":
-        after(stage, "insert_bundles")  # the rows are in the new database, not yet checkpointed
+        after(stage, "insert_rows")  # the rows of the bundles are being staged
     elif phase == "export":
         after(exporter, "export_all")
     elif phase == "export apart":  # the export in a process of its own (killed with the build)

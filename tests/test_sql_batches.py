@@ -13,6 +13,7 @@ import pytest
 
 from ingest.publish import sql_batches
 from ingest.publish.db import in_studies
+from ingest.load import IN_ORDER
 from ingest.publish.sql_page import _arrow_select
 
 # the project's tables and views with a column of the kinds whose bytes a slice would carry over from
@@ -51,7 +52,7 @@ def test_each_file_holds_its_table_a_batch_a_study_in_order(built_site, db):
     assert sorted(p.stem for p in folder.glob("*.arrow")) == _tables(db)
     for name in _tables(db):
         select, columns = _arrow_select(db, name)
-        expected = db.sql(select).to_arrow_table()
+        expected = db.sql(f"SELECT * FROM ({select}) ORDER BY ALL").to_arrow_table()  # (intervals: unsorted)
         with pa.ipc.open_stream(folder / f"{name}.arrow") as reader:
             batches = list(reader)
             read = pa.Table.from_batches(batches, schema=reader.schema)
@@ -76,6 +77,22 @@ def test_a_study_s_bytes_are_the_same_whichever_studies_are_computed_with_it(db,
         assert _study_bytes(db, name, tmp_path, where=in_studies([study])) == {study: data}, (name, study)
 
 
+def test_the_tables_stored_in_order_are_read_in_order_without_a_sort(db):
+    """load.IN_ORDER: their files are written from a scan (no ORDER BY: a 200 MB log's samples took
+    200 MB to sort), which gives the rows in the order of all their columns. The project's logs are
+    listed in another order than their ids' (dw-on-uncompressed before dw-on-compressed)."""
+    assert IN_ORDER == ("intervals",)
+    for name in IN_ORDER:
+        select, _ = _arrow_select(db, name)
+        assert "ORDER BY" not in select
+        scanned = db.sql(select).fetchall()
+        assert len(scanned) > 1000
+        assert scanned == db.sql(f"SELECT * FROM ({select}) ORDER BY ALL").fetchall(), name
+    listed = [a for (a,) in db.sql("SELECT artifact FROM artifacts WHERE study = 'measured-mariadb-2core-vm' "
+                                   "ORDER BY rowid").fetchall()]  # (artifacts: in the bundle's order)
+    assert listed != sorted(listed) and len(listed) > 2
+
+
 def test_a_study_s_rows_go_in_batches_of_at_most_rows_per_batch(db, tmp_path, monkeypatch):
     monkeypatch.setattr(sql_batches, "ROWS_PER_BATCH", 4)
     select, _ = _arrow_select(db, "intervals")
@@ -88,3 +105,19 @@ def test_a_study_s_rows_go_in_batches_of_at_most_rows_per_batch(db, tmp_path, mo
     assert sizes == [min(4, n - at) for n in counts for at in range(0, n, 4)]
     with pa.ipc.open_stream(path) as reader:
         assert reader.read_all().equals(db.sql(select).to_arrow_table())
+
+
+@pytest.mark.parametrize("name", ("intervals", "runs", "systems"))
+def test_a_study_s_batches_are_cut_from_its_first_row_wherever_duckdb_s_end(db, name, tmp_path, monkeypatch):
+    """Batches of 4 rows counted from each study's first row: DuckDB handing over 3, 5 or 1,000 rows at a
+    time (a study's rows across two of its batches, or a batch of ours across two of them) gives the
+    same bytes, and each study's batches hold 4 rows but its last."""
+    monkeypatch.setattr(sql_batches, "ROWS_PER_BATCH", 4)
+    whole = _study_bytes(db, name, tmp_path, rows=1000)
+    assert _study_bytes(db, name, tmp_path, rows=3) == whole
+    assert _study_bytes(db, name, tmp_path, rows=5) == whole
+    select, _ = _arrow_select(db, name)
+    head, end = sql_batches.head_and_end(db.sql(select).to_arrow_reader(10).schema)
+    for study, data in whole.items():
+        sizes = [b.num_rows for b in pa.ipc.open_stream(head + data + end)]
+        assert sizes[:-1] == [4] * (len(sizes) - 1) and 0 < sizes[-1] <= 4, (name, study, sizes)

@@ -25,7 +25,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from ..fields import fields
-from ..load import SQL_DIR
+from ..load import IN_ORDER, SQL_DIR
 from .db import in_studies
 from .sql_batches import ROWS_PER_BATCH, Computed, batches_file, copy, fresh, offsets, write_studies
 
@@ -78,7 +78,9 @@ def _arrow_select(con: duckdb.DuckDBPyConnection, name: str, *, where: str = "TR
     where = where if columns[0][0] == "study" else "TRUE"
     parts = [f'CAST("{c}" AS VARCHAR) AS "{c}"' if t == "JSON" else f'"{c}"' for c, t in columns]
     # in the order of all its columns: a view has no order of its own, and the file is the same every build
-    return (f'SELECT {", ".join(parts)} FROM "{name}" WHERE {where} ORDER BY ALL',
+    # (a table stored in that order needs no sort: load.IN_ORDER)
+    order = "" if name in IN_ORDER else " ORDER BY ALL"
+    return (f'SELECT {", ".join(parts)} FROM "{name}" WHERE {where}{order}',
             [(c, "VARCHAR" if t == "JSON" else t) for c, t in columns])
 
 

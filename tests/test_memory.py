@@ -1,0 +1,28 @@
+"""Memory handed back between a build's steps (ingest/memory.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from ingest.memory import drop_cached_blocks
+
+
+def _held(con: duckdb.DuckDBPyConnection) -> int:
+    return con.execute("SELECT sum(memory_usage_bytes) FROM duckdb_memory()").fetchone()[0]
+
+
+def test_dropping_the_cached_blocks_keeps_the_rows_and_puts_the_memory_limit_back(tmp_path: Path):
+    con = duckdb.connect(str(tmp_path / "m.duckdb"))
+    limit = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    con.execute("CREATE TABLE t AS SELECT range AS i, hash(range) AS j FROM range(2000000)")
+    con.execute("CREATE TEMP TABLE kept AS SELECT range AS i FROM range(100000)")  # in memory alone
+    held = _held(con)
+    assert held > 10 * 2**20
+    drop_cached_blocks(con)
+    assert _held(con) < held / 4
+    assert con.execute("SELECT current_setting('memory_limit')").fetchone()[0] == limit
+    assert con.execute("SELECT count(*), sum(i) FROM t").fetchone() == (2000000, 1999999000000)
+    assert con.execute("SELECT count(*) FROM kept").fetchone() == (100000,)
+    con.close()
