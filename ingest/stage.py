@@ -58,9 +58,9 @@ BATCH = 200  # bundles validated and held in memory before their entries are wri
 WRITE_ROWS = 65_536  # rows of a table read from the in-memory database and written at a time
 # The rows of one source (entries, or the last build's database) come in order (by study, then ORDER),
 # and those of two are sorted. The entries' are sorted too, unless one of their files is over this many
-# bytes (a long log's samples): DuckDB then inserts on every core (a sorted input is one its parallel
-# insert takes, a stream of Arrow batches is not), 1.3 s against 2.0 s for 1,000 bundles' tables; but the
-# sort holds the whole table, which for a 200 MB log's samples was 110 MB more at the load's peak.
+# bytes (a long log's samples): sorted, 1,000 bundles' tables went in in 1.3 s against 2.0 s (2.6 s of CPU
+# against 4.0; both plans are DuckDB's batch insert, why is not established); but the sort holds the
+# whole table, which for a 200 MB log's samples was 110 MB more at the load's peak.
 SORTED_UP_TO = 16 * 2**20
 PER_WORKER = 50  # bundles a worker process validates at a time (fewer to validate: no worker processes)
 
