@@ -11,9 +11,9 @@ import duckdb
 import pyarrow as pa
 import pytest
 
+from ingest.load import IN_ORDER
 from ingest.publish import sql_batches
 from ingest.publish.db import in_studies
-from ingest.load import IN_ORDER
 from ingest.publish.sql_page import _arrow_select
 
 # the project's tables and views with a column of the kinds whose bytes a slice would carry over from
