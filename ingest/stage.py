@@ -27,7 +27,7 @@ import os
 import shutil
 import stat
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -56,23 +56,21 @@ ROWS = ".arrow"  # the file name of a table's rows in an entry, after the table'
 ORDER = "stage_row"  # the column of a table's file that keeps each row's place in its bundle
 BATCH = 200  # bundles validated and held in memory before their entries are written
 WRITE_ROWS = 65_536  # rows of a table read from the in-memory database and written at a time
-# The rows of one source (entries, or the last build's database) come in order (by study, then ORDER),
-# and those of two are sorted. The entries' are sorted too, unless one of their files is over this many
-# bytes (a long log's samples): sorted, 1,000 bundles' tables went in in 1.3 s against 2.0 s (2.6 s of CPU
-# against 4.0; both plans are DuckDB's batch insert, why is not established); but the sort holds the
-# whole table, which for a 200 MB log's samples was 110 MB more at the load's peak.
-SORTED_UP_TO = 16 * 2**20
+# Rows an entries' batch handed to DuckDB holds at least (the small files' batches joined): DuckDB took
+# 4.0 to 4.6 s to insert 1,000 bundles' tables one after the other as a batch a file, 2.3 to 2.5 s with
+# them joined (and 2.4 to 3.1 s sorted first, which joined them too, holding the whole table)
+JOIN_ROWS = 65_536
 PER_WORKER = 50  # bundles a worker process validates at a time (fewer to validate: no worker processes)
 
 
 @dataclass(frozen=True)
 class Staged:
     """A valid bundle's entry: its id, its bundle file, the folder of its tables and which tables it
-    holds rows of (a file each), with each file's bytes."""
+    holds rows of (a file each)."""
     id: str
     file: Path
     entry: Path
-    tables: dict[str, int] = field(hash=False)
+    tables: frozenset[str]
 
     @property
     def key(self) -> str:
@@ -227,8 +225,7 @@ def _write_entries(misses: list[tuple[str, LoadedBundle | None, list[Problem]]],
             con.execute("ROLLBACK")
         for key, loaded, problems in misses:
             staging = tmp / key
-            record = {"id": loaded.bundle.id if loaded else None,
-                      "tables": {table: (staging / f"{table}{ROWS}").stat().st_size for table in tables.get(key, [])},
+            record = {"id": loaded.bundle.id if loaded else None, "tables": tables.get(key, []),
                       "id_line": loaded.doc.line_of(("id",)) if loaded else None,
                       "problems": [asdict(p) for p in problems]}
             (staging / PROBLEMS).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
@@ -306,7 +303,7 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
             continue
         ids[record["id"]] = file
         staged.append(Staged(id=record["id"], file=file, entry=folder / key[:2] / key,
-                             tables=record["tables"]))
+                             tables=frozenset(record["tables"])))
     counts = CacheCounts(made=len(todo), cached=len(files) - len(todo),
                          pruned=prune(folder, max_bytes=MAX_BYTES, every=PRUNE_EVERY,
                                       keep=frozenset(folder / key[:2] / key for key in keys)))
@@ -314,7 +311,8 @@ def stage_bundles(paths: Iterable[Path], *, cache: Path) -> tuple[list[Staged], 
 
 
 def _entry_rows(files: list[Path]) -> pa.RecordBatchReader:
-    """The rows of ``files`` (a table's files in entries), one after the other, read a batch at a time."""
+    """The rows of ``files`` (a table's files in entries), one after the other, read a batch at a time,
+    batches of fewer than JOIN_ROWS rows (a few rows a file) joined."""
 
     def opened(file: Path) -> contextlib.AbstractContextManager:
         # a small file's bytes read by Python and parsed from memory: a quarter of the time pyarrow's
@@ -331,9 +329,20 @@ def _entry_rows(files: list[Path]) -> pa.RecordBatchReader:
                 reader = pa.ipc.open_file(source)
                 for i in range(reader.num_record_batches):
                     yield reader.get_batch(i)
+
+    def joined() -> Iterator[pa.RecordBatch]:
+        pending, held = [], 0
+        for batch in batches():
+            pending.append(batch)
+            held += batch.num_rows
+            if held >= JOIN_ROWS:
+                yield pa.concat_batches(pending) if len(pending) > 1 else batch
+                pending, held = [], 0
+        if pending:
+            yield pa.concat_batches(pending)
     with opened(files[0]) as first:
         schema = pa.ipc.open_file(first).schema
-    return pa.RecordBatchReader.from_batches(schema, batches())
+    return pa.RecordBatchReader.from_batches(schema, joined())
 
 
 ENTRIES = ".entries.json"  # beside a database loaded from entries (<database>.entries.json): each study's entry key
@@ -350,12 +359,6 @@ def _reusable(staged: list[Staged], previous: Path | None) -> list[str]:
     return [s.id for s in staged if loaded.get(s.id) == s.key] if previous.is_file() else []
 
 
-def _sorts(sizes: list[int], *, sources: int) -> bool:
-    """Whether a table's rows go in sorted, from ``sources`` (1 or 2) and the bytes of its entries' files
-    (SORTED_UP_TO)."""
-    return sources > 1 or bool(sizes) and max(sizes) <= SORTED_UP_TO
-
-
 def _insert_tables(con: duckdb.DuckDBPyConnection, tables: Iterable[str], staged: list[Staged],
                    reused: list[str]) -> None:
     """Fill each of ``tables`` in one statement: the rows of the ``reused`` studies from the attached
@@ -363,8 +366,7 @@ def _insert_tables(con: duckdb.DuckDBPyConnection, tables: Iterable[str], staged
     their entries' files."""
     kept = set(reused)
     for table in tables:
-        mine = [s for s in staged if s.id not in kept and table in s.tables]
-        files = [s.entry / f"{table}{ROWS}" for s in mine]
+        files = [s.entry / f"{table}{ROWS}" for s in staged if s.id not in kept and table in s.tables]
         parts = [f"SELECT *, rowid AS {ORDER} FROM previous.{table} WHERE study IN (SELECT study FROM reused)"
                  ] if reused else []
         parts += ["SELECT * FROM entry_rows"] if files else []
@@ -372,7 +374,9 @@ def _insert_tables(con: duckdb.DuckDBPyConnection, tables: Iterable[str], staged
             con.register("entry_rows", _entry_rows(files))
         try:
             if parts:
-                order = f" ORDER BY study, {ORDER}" if _sorts([s.tables[table] for s in mine], sources=len(parts)) else ""
+                # the rows of one source come in order (a sort of a 200 MB log's samples took 110 MB
+                # more); those of two are put in order
+                order = f" ORDER BY study, {ORDER}" if len(parts) > 1 else ""
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * EXCLUDE ({ORDER}) FROM "
                             f"({' UNION ALL BY NAME '.join(parts)}){order}")
         finally:

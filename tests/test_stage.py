@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 import duckdb
+import pyarrow as pa
 import pytest
 
 from conftest import copy_project, remove_build
@@ -222,34 +223,18 @@ def test_bundles_validated_by_worker_processes_load_the_rows_of_a_direct_load(pr
     assert _tables(project.root / "staged.duckdb") == _tables(project.root / "direct.duckdb")
 
 
-def test_an_entry_lists_its_tables_with_their_files_bytes(project: Layout):
+def test_the_entries_small_batches_reach_duckdb_joined(project: Layout, monkeypatch):
+    """A file's few rows are a batch; DuckDB is handed them joined into batches of at least JOIN_ROWS
+    (inserting a batch a file took twice as long), every row once, in the files' order."""
     staged, _, _ = stage_bundles([project.data], cache=project.cache)
-    measured = next(s for s in staged if s.id == MEASURED)
-    record = json.loads((measured.entry / stage.PROBLEMS).read_text(encoding="utf-8"))
-    assert record["tables"] == measured.tables == {
-        p.name.removesuffix(stage.ROWS): p.stat().st_size for p in measured.entry.glob(f"*{stage.ROWS}")}
-    assert {"studies", "runs", "intervals"} <= set(measured.tables) and measured.tables["intervals"] > 10_000
-
-
-def test_entries_with_a_long_log_s_file_load_unsorted_the_same_rows(project: Layout, tmp_path: Path, monkeypatch):
-    """A table whose entries' files include one over SORTED_UP_TO goes in without a sort (its rows come
-    in order): here every table, and the rows and their order are those of a sorted load."""
-    staged, _, _ = stage_bundles([project.data], cache=project.cache)
-    sorted_load = _tables(stage.build_database_from(staged, db_path=tmp_path / "sorted.duckdb"))
-    assert stage._sorts([s.tables["intervals"] for s in staged if "intervals" in s.tables], sources=1)
-    monkeypatch.setattr(stage, "SORTED_UP_TO", 0)
-    assert not stage._sorts([s.tables["studies"] for s in staged], sources=1)
-    assert _tables(stage.build_database_from(staged, db_path=tmp_path / "unsorted.duckdb")) == sorted_load
-    assert len(sorted_load["intervals"]) > 1000
-
-
-def test_a_table_goes_in_sorted_from_two_sources_or_files_of_up_to_sorted_up_to_bytes():
-    limit = stage.SORTED_UP_TO
-    assert limit == 16 * 2**20
-    assert stage._sorts([100, limit], sources=1)
-    assert not stage._sorts([100, limit + 1], sources=1)  # a long log's samples: in order already
-    assert stage._sorts([100, limit + 1], sources=2)  # the last database's rows and the entries': merged
-    assert not stage._sorts([], sources=1)  # the last database's alone: in order
+    files = [s.entry / f"systems{stage.ROWS}" for s in staged]
+    each = [pa.ipc.open_file(f).read_all() for f in files]
+    least = max(t.num_rows for t in each) + 1  # more than any file's
+    assert sum(t.num_rows for t in each) >= 2 * least
+    monkeypatch.setattr(stage, "JOIN_ROWS", least)
+    batches = list(stage._entry_rows(files))
+    assert all(b.num_rows >= least for b in batches[:-1]) and 1 < len(batches) < len(files)
+    assert pa.Table.from_batches(batches).equals(pa.concat_tables(each))
 
 
 def test_a_database_loaded_over_the_last_one_holds_the_rows_of_a_clean_load(project: Layout, tmp_path: Path):
