@@ -40,8 +40,8 @@ import pyarrow.compute as pc
 from . import children
 from .cache import PRUNE_EVERY, TMP, CacheCounts, prune
 from .digests import Digests
-from .memory import drop_cached_blocks, hand_back_memory
 from .load import TABLES, bundle_rows, create_schema, insert_rows, interval_parts, new_database
+from .memory import drop_cached_blocks, hand_back_memory
 from .quality import GRADED, grade_runs
 from .problems import Problem
 from .validate import LoadedBundle, display_path, duplicate_id, find_bundle_files, validate_file
@@ -58,7 +58,7 @@ BATCH = 200  # bundles validated and held in memory before their entries are wri
 WRITE_ROWS = 65_536  # rows of a table read from the in-memory database and written at a time
 # Rows an entries' batch handed to DuckDB holds at least (the small files' batches joined): DuckDB took
 # 4.0 to 4.6 s to insert 1,000 bundles' tables one after the other as a batch a file, 2.3 to 2.5 s with
-# them joined (and 2.4 to 3.1 s sorted first, which joined them too, holding the whole table)
+# them joined (and 2.4 to 3.1 s sorted first, a sort that holds the whole table)
 JOIN_ROWS = 65_536
 PER_WORKER = 50  # bundles a worker process validates at a time (fewer to validate: no worker processes)
 
