@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterator
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
 from schema.models import Artifact, Bundle, Derived, Provenance, ResultTable
@@ -132,26 +133,27 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict], types:
         con.unregister("table_rows")
 
 
-def interval_parts(runs: list[tuple[str, str, IntervalColumns]], types: dict[str, str]
-                   ) -> Iterator[tuple[str, str, pa.Table]]:
-    """Each part of each run's interval samples (study, artifact, part), its columns typed as Arrow
-    holds the intervals table's (whole numbers as 64-bit integers, the others as doubles), for DuckDB
-    to take in bulk."""
+def interval_parts(runs: list[tuple[str, str, IntervalColumns]], types: dict[str, str]) -> Iterator[pa.Table]:
+    """Each part of each run's interval samples, its columns typed as Arrow holds the intervals table's
+    (whole numbers as 64-bit integers, the others as doubles) and labelled with its study and artifact
+    (a dictionary of one: a byte a row), for DuckDB to take in bulk."""
     schema = pa.schema([(c, pa.int64() if types[c] in ("INTEGER", "BIGINT") else pa.float64())
                         for c in INTERVAL_COLUMNS])
     for study, artifact, intervals in runs:
         for part in intervals.tables():
-            yield study, artifact, part.cast(schema)
+            yield (part.cast(schema).append_column("study", _label(study, len(part)))
+                   .append_column("artifact", _label(artifact, len(part))))
+
+
+def _label(text: str, rows: int) -> pa.DictionaryArray:
+    return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), pa.array([text]))
 
 
 def _insert_intervals(con: duckdb.DuckDBPyConnection, runs: list[tuple[str, str, IntervalColumns]],
                       types: dict[str, str]) -> None:
     """The interval samples of every run in one statement, straight from their Arrow columns (no row
-    becomes a Python object): each part labelled with its study and artifact, and all of them joined
-    into one table."""
-    parts = [part.append_column("study", pa.array([study] * len(part), pa.string()))
-             .append_column("artifact", pa.array([artifact] * len(part), pa.string()))
-             for study, artifact, part in interval_parts(runs, types)]
+    becomes a Python object), all parts joined into one table."""
+    parts = list(interval_parts(runs, types))
     if not parts:
         return
     con.register("run_intervals", pa.concat_tables(parts))

@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 import duckdb
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -166,10 +165,8 @@ def _interval_rows(con: duckdb.DuckDBPyConnection, runs: list, types: dict[str, 
     """The interval samples of ``runs`` (load.bundle_rows) as the intervals table would give them back
     (each column cast by DuckDB to the table's type, in the table's order), each with its place (ORDER),
     without being stored: a 200 MB log's 1.5 million samples took 260 MB in the in-memory database.
-    DuckDB reads them from the runs' own Arrow columns, each part labelled with its study and artifact
-    (a dictionary of one: a byte a row)."""
-    parts = [part.append_column("study", _label(study, len(part))).append_column("artifact", _label(artifact, len(part)))
-             for study, artifact, part in interval_parts(runs, types)]
+    DuckDB reads them from the runs' own Arrow columns (load.interval_parts)."""
+    parts = list(interval_parts(runs, types))
     if not parts:
         return
     columns = [name for name, *_ in con.execute("DESCRIBE intervals").fetchall()]
@@ -182,10 +179,6 @@ def _interval_rows(con: duckdb.DuckDBPyConnection, runs: list, types: dict[str, 
             at += batch.num_rows
     finally:
         con.unregister("run_intervals")
-
-
-def _label(text: str, rows: int) -> pa.DictionaryArray:
-    return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), pa.array([text]))
 
 
 @functools.cache

@@ -112,7 +112,7 @@ def by_study(reader: pa.RecordBatchReader) -> Iterator[tuple[str, pa.RecordBatch
                     yield current, joined()
                     pending, held = [], 0
         # what the batch's copies took, given back before the next: pyarrow's allocator keeps freed
-        # memory for itself (writing a 200 MB log's samples: 327 MB at the peak, 288 MB given back)
+        # memory for itself (writing a 200 MB log's samples peaked at 327 MB, and at 288 MB with it given back)
         pa.default_memory_pool().release_unused()
     if pending:
         yield current, joined()
