@@ -119,7 +119,7 @@ def grade_runs(con: duckdb.DuckDBPyConnection, *, graded: str | None = None) -> 
     finally:
         con.execute(f"SET threads = {int(threads)}")
     con.execute("DROP VIEW q_intervals")
-    for table in ("q_runs", "q_warm", "q_steady", "q_pool", "q_settings", "q_studies"):
+    for table in ("q_runs", "q_grid", "q_windows", "q_warm", "q_steady", "q_pool", "q_settings", "q_studies"):
         con.execute(f"DROP TABLE {table}")
 
 

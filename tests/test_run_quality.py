@@ -5,6 +5,7 @@ rule, then the badges, the About page, Explore's filter and Compare's warning.""
 from __future__ import annotations
 
 import json
+import math
 import re
 import statistics
 from pathlib import Path
@@ -91,13 +92,13 @@ def _samples(log: Path) -> list[tuple[int, float]]:
 
 def _warmup_by_hand(samples: list[tuple[int, float]], step: int) -> int | None:
     """The warm-up rule of run-quality.yaml, written out plainly: the first complete window within the
-    band of the second half's mean, starting in the first half."""
+    band of the second half's mean, starting in the first half (samples: (time, TPS or None))."""
     rule = {r.key: r.thresholds() for r in rules().rules}["warmup"]
     last = samples[-1][0]
-    ref = statistics.mean(v for t, v in samples if t > last / 2)
+    ref = statistics.mean(v for t, v in samples if t > last / 2 and v is not None)
     for t, _ in samples:
-        window = [v for u, v in samples if t <= u < t + rule["window_s"]]
-        if t + rule["window_s"] - step <= last and t - step <= rule["max_share"] * last \
+        window = [v for u, v in samples if t <= u < t + rule["window_s"] and v is not None]  # a missing TPS: not counted
+        if window and t + rule["window_s"] - step <= last and t - step <= rule["max_share"] * last \
                 and abs(statistics.mean(window) - ref) <= rule["band"] * ref:
             return t
     return None
@@ -135,11 +136,13 @@ def test_unknown_stays_unknown(fixture_db):
 # -- synthetic series, one rule each ----------------------------------------------------------------
 
 def _synthetic(runs: dict[str, dict]) -> duckdb.DuckDBPyConnection:
-    """A database holding one study whose runs have the given samples and settings, graded."""
+    """A database holding one study whose runs have the given samples (``tps``, at ``times``: 1, 2, ... s
+    unless given) and settings, graded."""
     con = duckdb.connect()
     create_schema(con)
     con.execute("INSERT INTO studies VALUES ('s', 't', 's', 1, 's/bundle.yaml', NULL, '{}')")
     for name, run in runs.items():
+        times = run.get("times", range(1, len(run["tps"]) + 1))
         con.execute("INSERT INTO systems (study, system, position, label, storage_product, storage_vendor, storage_kind, "
                     "protocol, db_engine, doublewrite, buffer_pool_mib) VALUES ('s', ?, 0, ?, 'p', 'v', 'device', "
                     "'local', 'MariaDB', ?, ?)", [name, name, run.get("doublewrite"), run.get("pool_mib")])
@@ -149,8 +152,8 @@ def _synthetic(runs: dict[str, dict]) -> duckdb.DuckDBPyConnection:
         con.execute("INSERT INTO runs (study, artifact, path, system, workload, threads, threads_source, complete, "
                     "report_interval_s, elapsed_s, warnings, started, trace) VALUES ('s', ?, 'x.log', ?, ?, ?, ?, true, "
                     "1, ?, [], ?, ?)", [name, name, name, run.get("threads", 4), run.get("threads_source", "bundle"),
-                                        len(run["tps"]), run.get("started"), run.get("trace")])
-        for t, tps in enumerate(run["tps"], start=1):
+                                        max(times, default=0), run.get("started"), run.get("trace")])
+        for t, tps in zip(times, run["tps"]):
             con.execute("INSERT INTO intervals (study, artifact, t_s, tps, errors_s, reconnects_s) VALUES "
                         "('s', ?, ?, ?, ?, ?)", [name, t, tps, run.get("errors", {}).get(t, 0.0),
                                                  run.get("reconnects", {}).get(t, 0.0)])
@@ -172,6 +175,21 @@ def test_synthetic_warm_up_is_found_where_built():
     assert con.execute("SELECT warmup_s, tps_mean_steady FROM run_grades").fetchone() == (
         34, pytest.approx((6 * 50 + 560 * 100) / 566))
     assert _checks(con, "ramp")["warmup"][0] == "pass"
+    # with a sample missing near its end, the run is off its grid of 1 s steps: its windows are taken by
+    # time (a RANGE frame), not counted in samples (quality.sql), and give the same warm-up
+    off = _synthetic({"ramp": {"tps": [50.0] * 40 + [100.0] * 559, "times": [t for t in range(1, 601) if t != 590]}})
+    assert off.execute("SELECT warmup_s FROM run_grades").fetchone() == (34,)
+
+
+def test_synthetic_warm_up_over_gaps_and_missing_tps():
+    # every 7th second missing and every 11th sample's TPS: a window's mean is over the TPS it holds.
+    # By hand the first window within 10% of the second half's mean (99.89) starts at 60 s: mean 89.99,
+    # 89.90 needed (at 59 s: 89.66); the run's step is 1 s, so 59 s of warm-up
+    times = [t for t in range(1, 401) if t % 7]
+    tps = [None if t % 11 == 0 else round(100 - 60 * math.exp(-t / 40) + 3 * math.sin(t), 2) for t in times]
+    assert _warmup_by_hand(list(zip(times, tps)), 1) == 60
+    con = _synthetic({"gaps": {"tps": tps, "times": times}})
+    assert con.execute("SELECT warmup_s FROM run_grades").fetchone() == (59,)
 
 
 def test_synthetic_never_settles_and_trends():
