@@ -97,7 +97,7 @@ def _warmup_by_hand(samples: list[tuple[int, float]], step: int) -> int | None:
     last = samples[-1][0]
     ref = statistics.mean(v for t, v in samples if t > last / 2 and v is not None)
     for t, _ in samples:
-        window = [v for u, v in samples if t <= u < t + rule["window_s"] and v is not None]  # a missing TPS: not counted
+        window = [v for u, v in samples if t <= u < t + rule["window_s"] and v is not None]  # no TPS: not counted
         if window and t + rule["window_s"] - step <= last and t - step <= rule["max_share"] * last \
                 and abs(statistics.mean(window) - ref) <= rule["band"] * ref:
             return t
@@ -182,7 +182,7 @@ def test_synthetic_warm_up_is_found_where_built():
 
 
 def test_synthetic_warm_up_over_gaps_and_missing_tps():
-    # every 7th second missing and every 11th sample's TPS: a window's mean is over the TPS it holds.
+    # every 7th second missing, and the TPS of every 11th: a window's mean is over the TPS it holds.
     # By hand the first window within 10% of the second half's mean (99.89) starts at 60 s: mean 89.99,
     # 89.90 needed (at 59 s: 89.66); the run's step is 1 s, so 59 s of warm-up
     times = [t for t in range(1, 401) if t % 7]
