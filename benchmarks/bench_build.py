@@ -9,7 +9,8 @@ of its largest child (Node, Hugo), in GiB, and the CPU time it took (this proces
 waited for), with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
 the cache of the first build (the incremental build a pull request's preview makes), and then another, which
 recycles the generation the first build made (the spare: ingest/recycle.py), as a contributor's builds after
-the first do.
+the first do. Before the builds and after them it prints the CPU time of a fixed piece of Python
+(machine_speed), as this machine's speed drifts within a day.
 
     .venv/bin/python benchmarks/bench_build.py [--sizes 100,1000] [--huge]   (--huge adds 10,000)
 
@@ -199,6 +200,18 @@ def _cpu(phases, seconds: float) -> str:
     return f"CPU {used:.1f} s ({used / seconds:.2f} of {children.cores()} cores on average)"
 
 
+def machine_speed() -> str:
+    """The CPU time of a fixed piece of pure Python, three times: this machine's speed drifts by up to a
+    third within a day (README, "the targets measured again"), and a build's figures are comparable
+    only with it."""
+    took = []
+    for _ in range(3):
+        start = time.process_time()
+        sum(range(10**8))
+        took.append(time.process_time() - start)
+    return "sum(range(10**8)) took " + ", ".join(f"{s:.2f}" for s in took) + " s of CPU"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000", help="bundle counts, comma-separated")
@@ -209,6 +222,7 @@ def main() -> None:
     exporter_module.APART_FROM = args.export_apart_from
     sizes = [int(s) for s in args.sizes.split(",")] + ([10_000] if args.huge else [])
     totals = {}
+    print(f"machine, before the builds: {machine_speed()}", flush=True)
     # every size's project removed at the end, not before the next size's builds (the docstring says why)
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
         for n in sizes:
@@ -234,6 +248,7 @@ def main() -> None:
             took = time.perf_counter() - start
             print(f"{n:6d} bundles, another changed (the spare generation recycled): {took:7.1f} s in all; "
                   + _line(phases) + "; " + _cpu(phases, took), flush=True)
+    print(f"machine, after the builds: {machine_speed()}", flush=True)
     if len(sizes) > 1:
         low, high = min(sizes), max(sizes)
         print(f"growth from {low} to {high} bundles: {totals[high] / totals[low]:.1f}x for {high / low:.0f}x the bundles")
