@@ -18,6 +18,7 @@ import pytest
 
 from ingest.build import Layout, build_site
 from ingest.generation import TRASH
+from ingest.parsers import sysbench_intervals
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -127,6 +128,14 @@ def page(browser):
     pg.on("pageerror", lambda exc: pg.errors.append(f"pageerror: {exc}"))
     yield pg
     context.close()
+
+
+@pytest.fixture
+def every_block(monkeypatch):
+    """The sysbench parser's block reader takes every run of interval lines, however short (the
+    parser reads short runs line by line: sysbench_intervals.BLOCK_FROM_LINES), so that the tests of
+    the block reader reach it with logs of a few lines."""
+    monkeypatch.setattr(sysbench_intervals, "BLOCK_FROM_LINES", 1)
 
 
 @pytest.fixture

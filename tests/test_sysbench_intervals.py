@@ -5,11 +5,17 @@ from __future__ import annotations
 import json
 
 import pyarrow as pa
+import pytest
 from click.testing import CliRunner
 
 from ingest.cli import main
 from ingest.parsers.sysbench import _Parser, parse_text
+from ingest.parsers import sysbench_intervals
 from ingest.parsers.sysbench_intervals import INTERVAL_COLUMNS, read_block
+
+SHORT_RUN = sysbench_intervals.BLOCK_FROM_LINES  # the parser's own, before every_block sets it to 1
+# the block reader reads every run of interval lines here, however short (conftest.every_block)
+pytestmark = pytest.mark.usefixtures("every_block")
 
 HEAD = "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\n\nNumber of threads: 8\nReport intermediate results every 1 second(s)\n\n"
 
@@ -121,3 +127,19 @@ def test_a_file_is_read_in_pieces_of_whole_lines(tmp_path):
     assert b"".join(pieces) == log.read_bytes()
     assert all(p.endswith(b"\n") for p in pieces[:-1]) and pieces[-1] == b"last line without a newline"
     assert max(map(len, pieces[:-2])) <= 1000 and len(pieces) > 20
+
+
+def test_short_runs_of_interval_lines_are_read_line_by_line_with_the_same_answer(monkeypatch):
+    taken = []
+    reader = _Parser.interval_block
+    for count in (5, SHORT_RUN - 1, SHORT_RUN, 300):
+        text = _log(count)
+        blocks = parse_text(text)  # every run read as a block (every_block)
+        with monkeypatch.context() as m:
+            m.setattr(sysbench_intervals, "BLOCK_FROM_LINES", SHORT_RUN)
+            m.setattr(_Parser, "interval_block", lambda self, *a: taken.append((count, reader(self, *a))) or taken[-1][1])
+            got = parse_text(text)
+        assert got == blocks == _line_by_line(text, monkeypatch)
+        assert len(got["intervals"]) == count
+    assert SHORT_RUN == 32
+    assert taken == [(32, True), (300, True)]

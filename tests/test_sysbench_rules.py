@@ -12,6 +12,9 @@ from ingest.cli import main
 from ingest.parsers import ParseError
 from ingest.parsers.sysbench import _Parser, parse_file, parse_text
 
+# the block reader reads every run of interval lines here, however short (conftest.every_block)
+pytestmark = pytest.mark.usefixtures("every_block")
+
 FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"
 SHELL_LOG = FIXTURES / "web-1.0.20-oltp-rw-ivl20-shell-prompt.log"
 REAL_OLTP = [
