@@ -24,6 +24,19 @@ children.run(["sleep", "60"])
 """
 
 
+POOL_PARENT = """
+import os, sys, time
+sys.path.insert(0, {root!r})
+from ingest import children
+if __name__ == "__main__":
+    with children.workers(2) as pool:
+        pids = [pool.submit(os.getpid).result() for _ in range(4)]
+        pool.submit(time.sleep, 60)
+        print(" ".join(map(str, set(pids))), flush=True)
+        time.sleep(60)
+"""
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
@@ -49,6 +62,24 @@ def test_a_child_dies_when_its_parent_is_killed():
         while _alive(child) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not _alive(child)
+    finally:
+        parent.kill()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_worker_processes_die_when_their_build_is_killed(tmp_path):
+    script = tmp_path / "parent.py"
+    script.write_text(POOL_PARENT.format(root=str(ROOT)))
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        workers = [int(pid) for pid in parent.stdout.readline().split()]
+        assert workers and all(_alive(pid) for pid in workers)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 5
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_alive(pid) for pid in workers)
     finally:
         parent.kill()
 
