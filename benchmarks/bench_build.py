@@ -5,8 +5,8 @@ Makes N bundles in a temporary copy of the project by copying the project's own 
 phase (validate and derive, load, export, Hugo with the embeds drawn in Node beside it, search index) with an empty cache, and prints each
 phase's wall time and, in brackets, the peak resident memory of the whole process tree during the phase (this
 process and every process under it, summed; sampled ten times a second) and the peak so far of this process and
-of its largest child (Node, Hugo), in GiB, and the CPU time it took (this process and the processes it
-waited for), with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
+of its largest child (Node, Hugo), in GiB, and the CPU time it took (this process and the processes
+under it: cpu_seconds), with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
 the cache of the first build (the incremental build a pull request's preview makes), and then another, which
 recycles the generation the first build made (the spare: ingest/recycle.py), as a contributor's builds after
 the first do. Before the builds and after them it prints the CPU time of a fixed piece of Python
@@ -44,11 +44,30 @@ from ingest.generation import keep_spare, new_generation, remove_stale, switch_t
 from ingest.stage import stage_bundles  # noqa: E402
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds() -> float:
     """CPU time so far (user and system) of this process and of the processes it has waited for (and
-    theirs): every worker, Node, Hugo and Pagefind once it has ended. A phase's is the difference."""
+    theirs): Node, Hugo and Pagefind once they have ended; and of its children still running and of
+    those they have waited for: the server the worker processes are forked from (ingest/children.py),
+    which runs until this process ends, and its ended workers. A phase's is the difference."""
     t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    return t.user + t.system + t.children_user + t.children_system + _running_children_cpu()
+
+
+def _running_children_cpu() -> float:
+    me, ticks = os.getpid(), 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except OSError:  # ended meanwhile
+                continue
+            if int(fields[1]) == me:
+                ticks += sum(int(v) for v in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / TICK
 
 
 def _peaks() -> tuple[float, float]:
