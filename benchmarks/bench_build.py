@@ -31,6 +31,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -57,17 +58,21 @@ def cpu_seconds() -> float:
 
 
 def _running_children_cpu() -> float:
-    me, ticks = os.getpid(), 0
+    me = os.getpid()
+    ticks = sum(sum(int(v) for v in fields[11:15])  # utime, stime, cutime, cstime
+                for _, fields in _processes() if int(fields[1]) == me)
+    return ticks / TICK
+
+
+def _processes() -> Iterator[tuple[int, list[bytes]]]:
+    """Each process's id and the fields of its /proc/<pid>/stat after its name (the parent's is [1])."""
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
                 with open(f"/proc/{entry.name}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()
+                    yield int(entry.name), f.read().rsplit(b")", 1)[1].split()
             except OSError:  # ended meanwhile
                 continue
-            if int(fields[1]) == me:
-                ticks += sum(int(v) for v in fields[11:15])  # utime, stime, cutime, cstime
-    return ticks / TICK
 
 
 def _peaks() -> tuple[float, float]:
@@ -92,14 +97,8 @@ class TreeMemory:
     @staticmethod
     def _resident() -> int:
         parents: dict[int, list[int]] = {}
-        for entry in os.scandir("/proc"):
-            if entry.name.isdigit():
-                try:
-                    with open(f"/proc/{entry.name}/stat", "rb") as f:
-                        fields = f.read().rsplit(b")", 1)[1].split()
-                except OSError:  # ended meanwhile
-                    continue
-                parents.setdefault(int(fields[1]), []).append(int(entry.name))
+        for pid, fields in _processes():
+            parents.setdefault(int(fields[1]), []).append(pid)
         total, todo = 0, [os.getpid()]
         while todo:
             pid = todo.pop()
