@@ -24,16 +24,32 @@ children.run(["sleep", "60"])
 """
 
 
+# A build's pool of workers (validation, the export), and a pool of a worker's own (the export's, on the
+# worker that loads and exports for a large build: exporter.py): each writes the ids of the workers to
+# the file named first, then waits.
 POOL_PARENT = """
 import os, sys, time
 sys.path.insert(0, {root!r})
 from ingest import children
-if __name__ == "__main__":
-    with children.workers(2) as pool:
-        pids = [pool.submit(os.getpid).result() for _ in range(4)]
-        pool.submit(time.sleep, 60)
-        print(" ".join(map(str, set(pids))), flush=True)
+
+def pid_after(seconds):
+    time.sleep(seconds)
+    return os.getpid()
+
+def workers(out, depth):
+    with children.workers(2 if depth == 1 else 1) as pool:
+        if depth > 1:
+            pool.submit(workers, out, depth - 1)
+        else:
+            pids = {{f.result() for f in [pool.submit(pid_after, 0.3) for _ in range(2)]}}  # (both workers)
+            pool.submit(time.sleep, 60)
+            with open(out + ".tmp", "w") as f:
+                f.write(" ".join(map(str, pids | {{os.getpid()}})))
+            os.rename(out + ".tmp", out)
         time.sleep(60)
+
+if __name__ == "__main__":
+    workers(sys.argv[1], int(sys.argv[2]))
 """
 
 
@@ -67,13 +83,17 @@ def test_a_child_dies_when_its_parent_is_killed():
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
-def test_worker_processes_die_when_their_build_is_killed(tmp_path):
-    script = tmp_path / "parent.py"
+@pytest.mark.parametrize("depth", [1, 2], ids=["a pool", "a pool of a worker's"])
+def test_worker_processes_die_when_their_build_is_killed(tmp_path, depth):
+    script, out = tmp_path / "parent.py", tmp_path / "pids"
     script.write_text(POOL_PARENT.format(root=str(ROOT)))
-    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    parent = subprocess.Popen([sys.executable, str(script), str(out), str(depth)])
     try:
-        workers = [int(pid) for pid in parent.stdout.readline().split()]
-        assert workers and all(_alive(pid) for pid in workers)
+        deadline = time.monotonic() + 30
+        while not out.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = [int(pid) for pid in out.read_text().split()]
+        assert len(workers) == 3 and all(_alive(pid) for pid in workers)
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait()
         deadline = time.monotonic() + 5
