@@ -34,8 +34,8 @@ _state: dict = {}
 
 class Exporter:
     """The worker that loads and exports for a build of ``bundles`` bundles: this process (the calling
-    thread, as an interrupted build stops it then), or a process of its own (spawned, killed with the
-    build), which ends with the build's ``with`` block."""
+    thread, as an interrupted build stops it then), or a process of its own (children.process_pool:
+    killed with the build), which ends with the build's ``with`` block."""
 
     def __init__(self, *, bundles: int) -> None:
         self.apart = bundles >= APART_FROM

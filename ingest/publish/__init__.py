@@ -134,8 +134,9 @@ def facet_parts(doc: dict, found: dict[str, dict], *, static_dir: Path, site_url
 
 
 # From this many studies to export on (an empty cache, or a change of code), their own outputs are made
-# by worker processes, one a core: that work is Python's, a study at a time, and a worker costs about a
-# second of imports to start. Fewer are exported in this process, at once.
+# by worker processes, one a core: that work is Python's, a study at a time, and the workers cost the
+# start of the server they are forked from (children.py: 0.5 s of imports, once a build; spawned, each
+# took about a second of imports, when this was chosen). Fewer are exported in this process, at once.
 WORKERS_FROM = 200
 # Studies a worker exports at once (their rows, documents and facet comparisons are held together, then
 # let go): at 10,000 bundles the export once held every study's document at once, 6.4 GiB. At the
