@@ -31,7 +31,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -50,29 +49,32 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 def cpu_seconds() -> float:
     """CPU time so far (user and system) of this process and of the processes it has waited for (and
-    theirs): Node, Hugo and Pagefind once they have ended; and of its children still running and of
-    those they have waited for: the server the worker processes are forked from (ingest/children.py),
-    which runs until this process ends, and its ended workers. A phase's is the difference."""
+    theirs): Node, Hugo and Pagefind once they have ended; and of the processes under it still running
+    and of those they have waited for: the server the worker processes are forked from
+    (ingest/children.py), which runs until this process ends, its ended workers, and a worker still
+    running (the load's and export's of a large build). A phase's is the difference."""
     t = os.times()
-    return t.user + t.system + t.children_user + t.children_system + _running_children_cpu()
+    ticks = sum(sum(int(v) for v in fields[11:15]) for _, fields in _descendants())  # utime, stime, cutime, cstime
+    return t.user + t.system + t.children_user + t.children_system + ticks / TICK
 
 
-def _running_children_cpu() -> float:
-    me = os.getpid()
-    ticks = sum(sum(int(v) for v in fields[11:15])  # utime, stime, cutime, cstime
-                for _, fields in _processes() if int(fields[1]) == me)
-    return ticks / TICK
-
-
-def _processes() -> Iterator[tuple[int, list[bytes]]]:
-    """Each process's id and the fields of its /proc/<pid>/stat after its name (the parent's is [1])."""
+def _descendants() -> list[tuple[int, list[bytes]]]:
+    """Each process under this one: its id and the fields of its /proc/<pid>/stat after its name."""
+    children: dict[int, list[tuple[int, list[bytes]]]] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
                 with open(f"/proc/{entry.name}/stat", "rb") as f:
-                    yield int(entry.name), f.read().rsplit(b")", 1)[1].split()
+                    fields = f.read().rsplit(b")", 1)[1].split()
             except OSError:  # ended meanwhile
                 continue
+            children.setdefault(int(fields[1]), []).append((int(entry.name), fields))
+    found, todo = [], [os.getpid()]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            found.append(child)
+            todo.append(child[0])
+    return found
 
 
 def _peaks() -> tuple[float, float]:
@@ -96,13 +98,8 @@ class TreeMemory:
 
     @staticmethod
     def _resident() -> int:
-        parents: dict[int, list[int]] = {}
-        for pid, fields in _processes():
-            parents.setdefault(int(fields[1]), []).append(pid)
-        total, todo = 0, [os.getpid()]
-        while todo:
-            pid = todo.pop()
-            todo.extend(parents.get(pid, ()))
+        total = 0
+        for pid in [os.getpid(), *(pid for pid, _ in _descendants())]:
             try:
                 with open(f"/proc/{pid}/statm", "rb") as f:
                     total += int(f.read().split()[1]) * TreeMemory.PAGE
