@@ -64,6 +64,14 @@ def _worker_starts() -> None:
         server._forkserver_alive_fd = None
 
 
+def stop_server() -> None:
+    """End the server this process forks its workers from (process_pool), if it started one, and wait
+    for it: a worker that made a pool of its own (the export's, on the worker of a large build) reaps
+    its server before it ends, so that the server and its workers are counted in the worker's children's
+    CPU time (bench_build.py), not left to the system. (multiprocessing's own, in 3.11 to 3.13.)"""
+    forkserver._forkserver._stop()
+
+
 def kill_workers(pool: ProcessPoolExecutor) -> None:
     """Kill a pool's worker processes (ProcessPoolExecutor.kill_workers from Python 3.14 on)."""
     if hasattr(pool, "kill_workers"):

@@ -68,6 +68,8 @@ class Exporter:
             return
         if kind is not None:  # an interrupted or failed build: stop what the worker does
             children.kill_workers(self.pool)
+        else:  # the worker's own server of workers (the export's) reaped by the worker
+            self.pool.submit(children.stop_server).result()
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
