@@ -58,7 +58,7 @@ def _worker_starts() -> None:
     pipe whose EOF ends the server (the server hands it to each child, for servers' children of their
     own, which a worker never starts): held, it kept a killed build's server and workers alive."""
     die_with_parent()
-    server = forkserver._forkserver  # (multiprocessing's own, in 3.11 to 3.13)
+    server = forkserver._forkserver  # (multiprocessing's private attributes: Python 3.11's, and later ones')
     if server._forkserver_alive_fd is not None:
         os.close(server._forkserver_alive_fd)
         server._forkserver_alive_fd = None
@@ -68,7 +68,7 @@ def stop_server() -> None:
     """End the server this process forks its workers from (process_pool), if it started one, and wait
     for it: a worker that made a pool of its own (the export's, on the worker of a large build) reaps
     its server before it ends, so that the server and its workers are counted in the worker's children's
-    CPU time (bench_build.py), not left to the system. (multiprocessing's own, in 3.11 to 3.13.)"""
+    CPU time (bench_build.py), not left to the system. (A private method of multiprocessing's.)"""
     forkserver._forkserver._stop()
 
 
