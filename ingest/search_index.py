@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import children
-from .cache import PRUNE_EVERY, CacheCounts, make_entry, prune
+from .cache import PRUNE_EVERY, CacheCounts, link_or_copy, make_entry, prune
 from .digests import Digests
 from .problems import BuildError
 from .recycle import NO_SPARE, Tree
@@ -139,7 +139,7 @@ def index_parts(parts: dict[str, list[str]], *, root: Path, cache: Path, source:
         try:
             for file in parts[name]:
                 (site / file).parent.mkdir(parents=True, exist_ok=True)
-                os.link(source(file), site / file)
+                link_or_copy(source(file), site / file)  # (a copy where the page is on another file system)
             done = children.run([*pagefind, "--site", str(site), "--glob", "**/index.html",
                                  "--output-path", str(out), "--silent"], capture_output=True, text=True, check=False)
             if done.returncode != 0:
