@@ -25,8 +25,8 @@ children.run(["sleep", "60"])
 
 
 # A build's pool of workers (validation, the export), and a pool of a worker's own (the export's, on the
-# worker that loads and exports for a large build: exporter.py): each writes the ids of the workers to
-# the file named first, then waits.
+# worker that loads and exports for a large build: exporter.py): the process that made the innermost
+# pool writes its own id and those of the pool's two workers to the file named first, then all wait.
 POOL_PARENT = """
 import os, sys, time
 sys.path.insert(0, {root!r})
