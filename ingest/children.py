@@ -18,9 +18,11 @@ PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): the signal a process gets 
 
 
 def die_with_parent() -> None:
-    """Have the calling process killed when its parent dies (run first thing in a child)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    """Have the calling process killed when its parent dies (run first thing in a child); on Linux
+    only (elsewhere there is no prctl: as the initializer of a pool's workers, it broke the pool)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:

@@ -112,3 +112,10 @@ def test_a_failed_step_stops_its_worker_processes():
             pool.submit(time.sleep, 600)
             raise RuntimeError("a batch failed")
     assert not _alive(pid)
+
+
+def test_a_worker_starts_without_the_parent_death_signal_where_there_is_none(monkeypatch):
+    """Elsewhere than on Linux there is no prctl: a worker's start does without it (the pools' initializer)."""
+    monkeypatch.setattr(sys, "platform", "darwin")
+    monkeypatch.setattr(children.ctypes, "CDLL", lambda *a, **k: pytest.fail("prctl called off Linux"))
+    children._worker_starts()
