@@ -118,4 +118,6 @@ def test_a_worker_starts_without_the_parent_death_signal_where_there_is_none(mon
     """Elsewhere than on Linux there is no prctl: a worker's start does without it (the pools' initializer)."""
     monkeypatch.setattr(sys, "platform", "darwin")
     monkeypatch.setattr(children.ctypes, "CDLL", lambda *a, **k: pytest.fail("prctl called off Linux"))
+    # a server of its own (none started): this process's, if it has one, keeps its pipe
+    monkeypatch.setattr(children.forkserver, "_forkserver", children.forkserver.ForkServer())
     children._worker_starts()
