@@ -3,11 +3,11 @@
 import {writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {parentPort, workerData} from "node:worker_threads";
-import {JSDOM} from "jsdom";
+import {newDocument} from "./dom.mjs";
 import {drawEmbed} from "./draw.mjs";
 
 const {out, width} = workerData;
-const {document} = new JSDOM("<!doctype html><html><body></body></html>").window;
+const document = newDocument();
 
 function draw(lines) {
   for (const line of lines) {

@@ -1,14 +1,14 @@
 // Snapshot of the pure chart renderers (and of the frame of a standalone embed, for a chart with a
-// "context"): draw each chart of a specs file in jsdom and print its SVG
-// with every number rounded to one decimal (so a snapshot does not change with float noise), one
-// chart per line of JSON: {"name": ..., "svg": ...}. Usage: node snapshot.mjs SPECS.json
+// "context"): draw each chart of a specs file in jsdom (dom.mjs, as the build draws its embeds) and
+// print its SVG with every number rounded to one decimal (so a snapshot does not change with float
+// noise), one chart per line of JSON: {"name": ..., "svg": ...}. Usage: node snapshot.mjs SPECS.json
 import {readFileSync} from "node:fs";
-import {JSDOM} from "jsdom";
+import {newDocument} from "./dom.mjs";
 import {drawChart} from "./draw.mjs";
 import {frame} from "./frame.mjs";
 
 const {charts} = JSON.parse(readFileSync(process.argv[2], "utf-8"));
-const {document} = new JSDOM("<!doctype html><html><body></body></html>").window;
+const document = newDocument();
 const round = (text) => text.replace(/\d+\.\d+/g, (n) => String(Math.round(Number(n) * 10) / 10));
 
 for (const chart of charts) {
