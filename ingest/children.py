@@ -56,9 +56,10 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def _worker_starts() -> None:
-    """First thing in a worker: die with the server it was forked from, and let go of its copy of the
-    pipe whose EOF ends the server (the server hands it to each child, for servers' children of their
-    own, which a worker never starts): held, it kept a killed build's server and workers alive."""
+    """First thing in a worker: die with the server it was forked from, and let go of the copy the
+    server handed it of the build's end of the pipe whose EOF ends that server (a worker that makes a
+    pool of its own starts a server of its own, with a pipe of its own): held, it kept a killed build's
+    server and workers alive."""
     die_with_parent()
     server = forkserver._forkserver  # (multiprocessing's private attributes: Python 3.11's, and later ones')
     if server._forkserver_alive_fd is not None:
