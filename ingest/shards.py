@@ -365,7 +365,8 @@ def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path,
     (which, at 14,000 folders for 1,000 bundles, go on longer than Hugo) and ``after_studies``. No run
     writes into ``public`` itself (a run writing over a linked file would write into the cache).
     ``tree``: ``public`` as recycle.py places files into it (the spare's files kept where they are the
-    same). Returns the entries rendered, found in the cache, and cache entries removed."""
+    same). The page cache is pruned (cache.prune) once every run is done, beside ``after_runs``. Returns
+    the entries rendered, found in the cache, and cache entries removed."""
     made = {key for job in jobs for key in job.keys}
     first = [key for key in first if key not in made]
     later = [key for key in keys if key not in made.union(first)]
@@ -425,9 +426,13 @@ def render_pages(*, cache: Path, keys: list[str], jobs: list[Job], public: Path,
             studies = pool.submit(when_done, [future for future, job in zip(started[1:], ordered) if job.studies])
             for future in started:
                 future.result()
+        # every entry is made: the prune (the cache grows only when an entry is stored) runs beside the
+        # last of the search index and the links, as it keeps the entries of ``keys`` whatever their
+        # time (at 10,000 bundles it read the sizes of 10,700 entries for 9 s, on one core, after them)
+        pruning = pool.submit(prune, cache / "pages", max_bytes=MAX_BYTES, every=PRUNE_EVERY,
+                              keep=frozenset(_entry(cache, key) for key in keys)) if made else None
         after_runs()
         studies.result()
         linking.result()
-    removed = prune(cache / "pages", max_bytes=MAX_BYTES, every=PRUNE_EVERY,
-                    keep=frozenset(_entry(cache, key) for key in keys)) if made else 0  # the cache grows only when an entry is stored
+        removed = pruning.result() if pruning else 0
     return CacheCounts(made=len(made), cached=len(keys) - len(made), pruned=removed)

@@ -7,12 +7,15 @@ import json
 import os
 import shutil
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from conftest import copy_project
+from ingest import shards
 from ingest.build import Layout, build_site, hugo_env, prepare, render_site
+from ingest.cache import CacheCounts
 from ingest.generation import Generation, new_generation
 from ingest.problems import BuildError
 from ingest.page_keys import _cuts, folders_by_study
@@ -288,6 +291,36 @@ def test_what_follows_the_runs_of_study_pages_starts_beside_the_other_runs(tmp_p
         run([job("shard-0", studies=True, fail=True), job("facets", studies=False)], "failed")
     assert str(error.value) == "shard-0 failed"
     assert "after studies" not in events and "after runs" not in events
+
+
+def test_the_page_cache_is_pruned_beside_what_follows_the_runs(tmp_path: Path, monkeypatch):
+    """Once every run is done, the page cache is pruned beside after_runs (the build's search index of
+    the other pages, and the links), not after it: an entry of another build goes while after_runs
+    waits for it, and the run's own entry stays, though the two outgrow the bound."""
+    monkeypatch.setattr(shards, "MAX_BYTES", 1)
+    cache = tmp_path / "cache"
+    old = cache / "pages" / "ol" / "old-key"
+    (old / "studies").mkdir(parents=True)
+    (old / "studies" / "index.html").write_text("an old page", encoding="utf-8")
+    seen: list[bool] = []
+
+    def render(to: Path) -> None:
+        (to / "shard-0").mkdir(parents=True)
+        (to / "shard-0" / "index.html").write_text("shard-0", encoding="utf-8")
+
+    def after_runs() -> None:
+        deadline = time.monotonic() + 10
+        while old.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        seen.append(old.exists())
+
+    job = Job(render=render, keys=("shard-0-key",), files=lambda _: {"shard-0-key": ["shard-0"]}, studies=True)
+    counts = render_pages(cache=cache, keys=["shard-0-key"], jobs=[job], public=tmp_path / "public",
+                          site=lambda to: to.mkdir(parents=True), own=tmp_path / "own", after_runs=after_runs)
+    assert seen == [False]
+    assert counts == CacheCounts(made=1, cached=0, pruned=1)
+    assert (cache / "pages" / "sh" / "shard-0-key" / "shard-0" / "index.html").read_text(encoding="utf-8") == "shard-0"
+    assert (tmp_path / "public" / "shard-0" / "index.html").read_text(encoding="utf-8") == "shard-0"
 
 
 def test_hugo_runs_with_a_memory_limit_and_a_collector_setting_a_developer_can_override(monkeypatch):
