@@ -15,8 +15,8 @@ the first do. Before the builds and after them it prints the CPU time of a fixed
     .venv/bin/python benchmarks/bench_build.py [--sizes 100,1000] [--huge]   (--huge adds 10,000)
 
 On a disk of ext4 without a journal (this machine's), start it six minutes after any large removal,
-another run's included: until then every file and folder made steps over the inodes freed in them (README,
-"what this machine's disk adds").
+another run's included: until then every file and folder made steps over the inodes freed in them
+(benchmarks/HISTORY.md, "what this machine's disk adds").
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ def _cpu(phases, seconds: float) -> str:
 
 def machine_speed() -> str:
     """The CPU time of a fixed piece of pure Python, three times: this machine's speed drifts by up to a
-    third within a day (README, "the targets measured again"), and a build's figures are comparable
+    third within a day (benchmarks/HISTORY.md, "the targets measured again"), and a build's figures are comparable
     only with it."""
     took = []
     for _ in range(3):

@@ -153,7 +153,7 @@ def site_url() -> str | None:
 HUGO_MEMORY_LIMIT = "1200MiB"
 # Go's collector runs once the heap has grown this many percent since the last (GOGC; 100 by default):
 # under the limit above, a run of 265 study pages took 3.8 s of user time at 200 against 4.4 s at 100,
-# and peaked at 0.60 GB against 0.50 GB (whole builds: within their spread, README).
+# and peaked at 0.60 GB against 0.50 GB (whole builds: within their spread, benchmarks/HISTORY.md).
 HUGO_GC_PERCENT = "200"
 
 

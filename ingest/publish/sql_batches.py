@@ -12,7 +12,7 @@ together from the two by ``copy_file_range`` (no bytes through Python), and a st
 gets its own file of batches from the build's.
 
 At 1,000 bundles the files hold 10% more bytes than as a few batches of a million rows (the batches'
-headers: 187 MB against 170 MB), and writing them after one change took 1.5 s against 3.0 s (README)."""
+headers: 187 MB against 170 MB), and writing them after one change took 1.5 s against 3.0 s (benchmarks/HISTORY.md)."""
 
 from __future__ import annotations
 
