@@ -217,8 +217,8 @@ def _cpu(phases, seconds: float) -> str:
 
 def machine_speed() -> str:
     """The CPU time of a fixed piece of pure Python, three times: this machine's speed drifts by up to a
-    third within a day (benchmarks/HISTORY.md, "the targets measured again"), and a build's figures are comparable
-    only with it."""
+    third within a day (benchmarks/HISTORY.md, "the targets measured again"), and a build's figures are
+    comparable only with it."""
     took = []
     for _ in range(3):
         start = time.process_time()
