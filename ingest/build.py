@@ -27,6 +27,7 @@ from .publish.artifacts import ArtifactChanged
 from .embed_render import EmbedPlan, draw_embeds, keep_embeds, plan_embeds
 from .exporter import Exporter
 from .preview import write_preview
+from .memory import fewer_collections
 from .problems import BuildError, BundleError
 from .recycle import NO_SPARE, Tree
 from .search_index import Indexed, index_parts, main_part, publish_index, study_parts
@@ -214,7 +215,7 @@ def one_build(layout: Layout) -> Iterator[None]:
 
 
 def build_site(layout: Layout) -> Path:
-    with one_build(layout):
+    with one_build(layout), fewer_collections():
         return _build_site(layout)
 
 

@@ -14,6 +14,8 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import forkserver, get_context
 from typing import Iterator
 
+from .memory import collect_less
+
 PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): the signal a process gets when its parent dies
 
 
@@ -59,12 +61,13 @@ def _worker_starts() -> None:
     """First thing in a worker: die with the server it was forked from, and let go of the copy the
     server handed it of the build's end of the pipe whose EOF ends that server (a worker that makes a
     pool of its own starts a server of its own, with a pipe of its own): held, it kept a killed build's
-    server and workers alive."""
+    server and workers alive. Then its garbage collector runs less often (memory.collect_less)."""
     die_with_parent()
     server = forkserver._forkserver  # (multiprocessing's private attributes: Python 3.11's, and later ones')
     if server._forkserver_alive_fd is not None:
         os.close(server._forkserver_alive_fd)
         server._forkserver_alive_fd = None
+    collect_less()
 
 
 def stop_server() -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import duckdb
+import pytest
 
-from ingest.memory import drop_cached_blocks
+from ingest import children
+from ingest.memory import COLLECT_AFTER, drop_cached_blocks, fewer_collections
 
 
 def _held(con: duckdb.DuckDBPyConnection) -> int:
@@ -26,3 +29,20 @@ def test_dropping_the_cached_blocks_keeps_the_rows_and_puts_the_memory_limit_bac
     assert con.execute("SELECT count(*), sum(i) FROM t").fetchone() == (2000000, 1999999000000)
     assert con.execute("SELECT count(*) FROM kept").fetchone() == (100000,)
     con.close()
+
+
+def test_a_worker_collects_after_more_allocations_and_leaves_what_it_was_forked_with_out():
+    default = gc.get_threshold()
+    with children.workers(1) as pool:
+        assert pool.submit(gc.get_threshold).result() == (COLLECT_AFTER, *default[1:])
+        assert pool.submit(gc.get_freeze_count).result() > 10_000  # the modules the server imported
+    assert gc.get_threshold() == default
+
+
+def test_fewer_collections_in_a_block_then_the_thresholds_as_they_were():
+    before = gc.get_threshold()
+    with pytest.raises(KeyError):
+        with fewer_collections():
+            assert gc.get_threshold() == (COLLECT_AFTER, *before[1:])
+            raise KeyError("a build failed")
+    assert gc.get_threshold() == before
