@@ -4,6 +4,7 @@ a script (a plain GET form to /search/)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
@@ -41,6 +42,27 @@ def test_the_index_holds_the_study_facet_and_prose_pages_only(built_site):
     assert parts_of(built_site.public)[""] == [
         "about/index.html", "array-state/index.html", "compression/index.html", "doublewrite/index.html",
         "protocol/index.html", "raid-level/index.html", "storage-product/index.html"]
+
+
+def _indexed_text(public: Path, url: str) -> str:
+    """The text Pagefind indexed of the page at ``url``: its fragment (gzip of "pagefind_dcd" and JSON)."""
+    for file in (public / "pagefind").glob("**/fragment/*.pf_fragment"):
+        fragment = json.loads(gzip.decompress(file.read_bytes()).removeprefix(b"pagefind_dcd"))
+        if fragment["url"] == url:
+            return fragment["content"]
+    raise AssertionError(f"no fragment of {url}")
+
+
+def test_the_reasons_of_a_run_s_grade_are_left_out_of_the_index_as_its_grade_is(built_site):
+    """Each graded run's rules and their reasons (eight lines a run, alike from run to run) were a fifth
+    of the words indexed at 1,000 bundles."""
+    study = "/studies/measured-mariadb-2core-vm-5min/"
+    page = (built_site.public / study.strip("/") / "index.html").read_text(encoding="utf-8")
+    assert "Trend after warm-up: warn</strong>. " in page and "steeper than 1%" in page
+    indexed = _indexed_text(built_site.public, study)
+    assert "Run quality" in indexed and "Each run with interval samples is graded" in indexed
+    assert "Trend after warm-up" not in indexed and "steeper than" not in indexed
+    assert "Why dw-off-compressed-oltp-read-write-t2-r1 is graded" not in indexed
 
 
 def test_the_header_box_finds_a_claim_s_damaged_words(page, site_url):
