@@ -12,6 +12,10 @@ double cannot hold as printed (schema/numbers.py) is reported. A file is refused
 built from it when it is larger than MAX_BYTES, nests deeper than MAX_DEPTH, uses more than
 MAX_ALIASES aliases or would expand (aliases followed) to more than MAX_NODES values: an alias bomb
 ("billion laughs") or a deep nesting is refused in bounded time and memory.
+
+A document of the common kind (no tag, no merge key) is built straight from the parser's events
+(_from_events); any other goes the long way, through PyYAML's nodes, and both give the same values,
+lines and problems (tests/test_yaml_events.py).
 """
 
 from __future__ import annotations
@@ -38,6 +42,12 @@ MAX_BYTES = 4 * 2**20     # the largest bundle today is 46 kB
 MAX_DEPTH = 32            # collections inside collections (bundles use 6)
 MAX_ALIASES = 1_000       # *name references (bundles use 21)
 MAX_NODES = 200_000       # values once every alias is followed (bundles hold 2,011)
+
+# The values, aliases followed, up to which _from_events repeats an alias's lines (bundles hold 2,011):
+# past them, the long way checks the whole shape before anything is built. An alias bomb of 10^18
+# values (tests/test_malformed_bundles.py, under tracemalloc) is refused in 0.09 s; repeating 200,000
+# values' lines until _Shape reached MAX_NODES took 2.7 s.
+ALIASED_UP_TO = 20_000
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _INT = "tag:yaml.org,2002:int"
@@ -133,56 +143,195 @@ def _index_lines(node: yaml.Node, path: tuple, lines: dict[tuple, int], numbers:
             _index_lines(item, path + (i,), lines, numbers, found)
 
 
+class _Shape:
+    """What the parser's events add up to, checked as each comes (nothing is built): a file too deep or
+    too large once its aliases are followed is refused at the event that makes it so. Each anchor's
+    node is measured (values, levels) where it ends, and an alias counts as the node it names."""
+
+    def __init__(self) -> None:
+        self.anchored: dict[str, tuple[int, int]] = {}  # anchor -> (values, levels) of its node
+        self.stack: list[list] = []  # each open collection: [anchor, values before it, its level, deepest level inside]
+        self.nodes = self.aliases = 0
+
+    def see(self, event: yaml.Event) -> None:
+        stack = self.stack
+        kind = type(event)
+        if kind is yaml.ScalarEvent:
+            self.nodes += 1
+            depth = len(stack)
+            if event.anchor:
+                self.anchored[event.anchor] = (1, 0)
+        elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            self.nodes += 1
+            depth = len(stack) + 1
+            stack.append([event.anchor, self.nodes - 1, depth, depth])
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            anchor, before, level, deepest = stack.pop()
+            if anchor:
+                self.anchored[anchor] = (self.nodes - before, deepest - level + 1)
+            if stack and deepest > stack[-1][3]:
+                stack[-1][3] = deepest
+            return
+        elif kind is yaml.AliasEvent:
+            line = event.start_mark.line + 1
+            if any(event.anchor == anchor for anchor, *_ in stack):
+                raise YamlProblem(line, f"alias *{event.anchor} is inside the node it names: a structure that "
+                                        "holds itself is refused")
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                raise YamlProblem(line, f"more than {MAX_ALIASES:,} aliases (*name): refused")
+            size, levels = self.anchored.get(event.anchor, (1, 0))
+            self.nodes += size
+            depth = len(stack) + levels
+        else:
+            return
+        if depth > MAX_DEPTH:
+            raise YamlProblem(event.start_mark.line + 1, f"nested more than {MAX_DEPTH} levels deep: refused")
+        if self.nodes > MAX_NODES:
+            raise YamlProblem(event.start_mark.line + 1, f"more than {MAX_NODES:,} values once its aliases are "
+                                                         "followed (an alias bomb?): refused")
+        if stack and depth > stack[-1][3]:
+            stack[-1][3] = depth
+
+
 def _check_shape(text: str) -> None:
     """Walk the parser's events (nothing is built) and refuse a file too deep or too large once its
-    aliases are followed: each anchor's node is measured (values, levels) where it ends, and an alias
-    counts as the node it names."""
+    aliases are followed (_Shape)."""
     loader = _SafeLoader(text)
-    anchored: dict[str, tuple[int, int]] = {}  # anchor -> (values, levels) of its node
-    stack: list[list] = []  # each open collection: [anchor, values before it, its level, deepest level inside]
-    nodes = aliases = 0
+    shape = _Shape()
     get_event = loader.get_event
     try:
         while (event := get_event()) is not None:  # None after the stream's end
-            kind = type(event)
-            if kind is yaml.ScalarEvent:
-                nodes += 1
-                depth = len(stack)
-                if event.anchor:
-                    anchored[event.anchor] = (1, 0)
-            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-                nodes += 1
-                depth = len(stack) + 1
-                stack.append([event.anchor, nodes - 1, depth, depth])
-            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-                anchor, before, level, deepest = stack.pop()
-                if anchor:
-                    anchored[anchor] = (nodes - before, deepest - level + 1)
-                if stack and deepest > stack[-1][3]:
-                    stack[-1][3] = deepest
-                continue
-            elif kind is yaml.AliasEvent:
-                line = event.start_mark.line + 1
-                if any(event.anchor == anchor for anchor, *_ in stack):
-                    raise YamlProblem(line, f"alias *{event.anchor} is inside the node it names: a structure that "
-                                            "holds itself is refused")
-                aliases += 1
-                if aliases > MAX_ALIASES:
-                    raise YamlProblem(line, f"more than {MAX_ALIASES:,} aliases (*name): refused")
-                size, levels = anchored.get(event.anchor, (1, 0))
-                nodes += size
-                depth = len(stack) + levels
-            else:
-                continue
-            if depth > MAX_DEPTH:
-                raise YamlProblem(event.start_mark.line + 1, f"nested more than {MAX_DEPTH} levels deep: refused")
-            if nodes > MAX_NODES:
-                raise YamlProblem(event.start_mark.line + 1, f"more than {MAX_NODES:,} values once its aliases are "
-                                                             "followed (an alias bomb?): refused")
-            if stack and depth > stack[-1][3]:
-                stack[-1][3] = depth
+            shape.see(event)
     finally:
         loader.dispose()
+
+
+class _Unusual(Exception):
+    """A document _from_events leaves to PyYAML's composer and constructor (load_yaml)."""
+
+
+_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+# the scalars made by the loader's own constructors (text is taken as it is)
+_SCALARS = frozenset(("tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", _INT, _FLOAT))
+
+
+def _from_events(loader: _StrictSafeLoader) -> YamlDocument:
+    """The document, its lines and its numbers kept as text, built straight from the parser's events
+    (checked by _Shape as they come), as PyYAML's composer and constructor and _index_lines make them
+    from its nodes, in 60% of their time (no node, no second pass, no walk: the bundles of
+    benchmarks/bench_build.py without a merge key took 0.9 to 2.4 ms of CPU each, against 1.5 to 4.1).
+    It takes the common case: untagged values, mappings with text keys given once, anchors and aliases
+    to values. A merge key (<<), a tag, a key that is not plain text, a key given twice, an anchor
+    named twice or an alias to no anchor raises _Unusual, and load_yaml reads the file the long way,
+    which says what is wrong with it, if anything. An alias is the object its anchor made, as PyYAML's
+    are, and its lines and numbers are those of its anchor's node, under the alias's path."""
+    shape = _Shape()
+    get_event = loader.get_event
+    resolve = loader.resolve
+    constructors = loader.yaml_constructors
+    problems = loader.number_problems
+    lines: dict[tuple, int] = {}
+    numbers: list[tuple[tuple, int, str]] = []
+    logged: list[tuple[tuple, int]] = []  # every line set, in order: what an alias of an enclosing node repeats
+    anchors: dict[str, tuple] = {}  # anchor -> (object, its path, its line, logged and numbers made inside it)
+    named: set[str] = set()  # every anchor so far, from its node's start (PyYAML refuses a name given twice)
+    # the open collections: [object, path, key awaited (a mapping's), next index (a list's), anchor, marks]
+    stack: list[list] = []
+    root: list = []
+    while True:
+        event = get_event()
+        shape.see(event)
+        kind = type(event)
+        if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            obj, path, _, _, anchor, marks = stack.pop()
+            if anchor is not None:
+                anchors[anchor] = (obj, path, marks[0], logged[marks[1]:], numbers[marks[2]:])
+            continue
+        if kind is not yaml.ScalarEvent and kind is not yaml.AliasEvent \
+                and kind is not yaml.MappingStartEvent and kind is not yaml.SequenceStartEvent:
+            if kind is yaml.DocumentStartEvent and root:
+                raise _Unusual  # a second document
+            if kind is yaml.StreamEndEvent:
+                break
+            continue  # the stream's and the document's start and end
+        line = event.start_mark.line + 1
+        top = stack[-1] if stack else None
+        if top is not None and top[2] is None and type(top[0]) is dict:  # a key
+            if kind is not yaml.ScalarEvent or event.tag not in (None, "!") \
+                    or resolve(yaml.ScalarNode, event.value, event.implicit) != _STR:
+                raise _Unusual
+            key = event.value
+            if key in top[0] or event.anchor in named:
+                raise _Unusual
+            top[2] = (key,)
+            sub = top[1] + (key,)
+            lines[sub] = line
+            logged.append((sub, line))
+            if event.anchor is not None:
+                named.add(event.anchor)
+                anchors[event.anchor] = (key, sub, line, [], [])
+            continue
+        if top is None:
+            path, under_key = (), False
+        elif type(top[0]) is dict:
+            path, under_key = top[1] + top[2], True
+        else:
+            path, under_key = top[1] + (top[3],), False
+            top[3] += 1
+        if kind is yaml.AliasEvent:
+            if event.anchor not in anchors or shape.nodes > ALIASED_UP_TO:
+                raise _Unusual
+            obj, at, own_line, inner, inner_numbers = anchors[event.anchor]
+            if not under_key:
+                lines[path] = own_line
+                logged.append((path, own_line))
+            cut = len(at)
+            for p, n in inner:
+                lines[path + p[cut:]] = n
+                logged.append((path + p[cut:], n))
+            numbers.extend((path + p[cut:], n, why) for p, n, why in inner_numbers)
+        else:
+            if event.tag not in (None, "!") or event.anchor in named:
+                raise _Unusual
+            if event.anchor is not None:
+                named.add(event.anchor)
+            if not under_key:
+                lines[path] = line
+                logged.append((path, line))
+            if kind is yaml.ScalarEvent:
+                tag = resolve(yaml.ScalarNode, event.value, event.implicit)
+                why = None
+                if tag == _STR:
+                    obj = event.value
+                elif tag in _SCALARS:
+                    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+                    obj = constructors[tag](loader, node)
+                    why = problems.pop(id(node), None)  # (the node goes: its id may be another's next)
+                    if why is not None:
+                        numbers.append((path, line, why))
+                else:
+                    raise _Unusual
+                if event.anchor is not None:
+                    anchors[event.anchor] = (obj, path, line, [], [] if why is None else [(path, line, why)])
+            else:
+                mapping = kind is yaml.MappingStartEvent
+                if resolve(yaml.MappingNode if mapping else yaml.SequenceNode, None, event.implicit) \
+                        != (_MAP if mapping else _SEQ):
+                    raise _Unusual
+                obj = {} if mapping else []
+                marks = (line, len(logged), len(numbers)) if event.anchor is not None else None
+                stack.append([obj, path, None, 0, event.anchor, marks])
+        if top is None:
+            root.append(obj)
+        elif under_key:
+            top[0][top[2][0]] = obj
+            top[2] = None
+        else:
+            top[0].append(obj)
+    if not root:
+        raise _Unusual  # no document: load_yaml says the file is empty
+    return YamlDocument(data=root[0], lines=lines, numbers=numbers)
 
 
 def load_yaml(path: Path) -> YamlDocument:
@@ -196,14 +345,8 @@ def load_yaml(path: Path) -> YamlDocument:
     except UnicodeDecodeError as exc:
         raise YamlProblem(raw.count(b"\n", 0, exc.start) + 1,
                           f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    loader = _StrictSafeLoader(text)
-    loader.number_problems = {}
     try:
-        _check_shape(text)
-        node = loader.get_single_node()
-        if node is None:
-            raise YamlProblem(1, "the file is empty")
-        data = loader.construct_document(node)
+        return _read(text)
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         raise YamlProblem(line, f"character U+{exc.character:04X} is not allowed in YAML text "
@@ -214,6 +357,39 @@ def load_yaml(path: Path) -> YamlDocument:
         raise YamlProblem(line, f"invalid YAML: {exc.problem or exc.context}") from None
     except yaml.YAMLError as exc:
         raise YamlProblem(None, f"invalid YAML: {exc}") from None
+
+
+def _loader(text: str) -> _StrictSafeLoader:
+    loader = _StrictSafeLoader(text)
+    loader.number_problems = {}
+    return loader
+
+
+def _read(text: str) -> YamlDocument:
+    """The document of ``text``: from its events (_from_events), else the long way (straight away for
+    a text with a merge key's sign, which _from_events leaves to it when it comes to it)."""
+    if "<<" in text:
+        return _the_long_way(text)
+    loader = _loader(text)
+    try:
+        return _from_events(loader)
+    except _Unusual:
+        pass
+    finally:
+        loader.dispose()
+    return _the_long_way(text)
+
+
+def _the_long_way(text: str) -> YamlDocument:
+    """The document of ``text``, its shape checked (_check_shape), then PyYAML's nodes composed and
+    constructed, then walked for their lines (_index_lines)."""
+    _check_shape(text)
+    loader = _loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise YamlProblem(1, "the file is empty")
+        data = loader.construct_document(node)
     finally:
         loader.dispose()
     lines: dict[tuple, int] = {}
