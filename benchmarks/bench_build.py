@@ -221,10 +221,11 @@ def _cpu(phases, seconds: float) -> str:
 def machine_speed() -> str:
     """The CPU time of two fixed pieces of work, three times each: this machine's speed drifts by up to a
     third within a day (benchmarks/HISTORY.md, "the targets measured again"), and a build's figures are
-    comparable only with it. A loop of pure Python that stays in the processor's caches did not show
-    the slow hours the builds saw (1.23 to 1.32 s in the runs of 67.4 and 51.6 s, HISTORY.md, "Python's
-    collector run less often"); reads all over 64 MiB, far past the caches, may (machine_probe.py, in a
-    process of its own)."""
+    comparable only with it. A loop of pure Python that stays in the processor's caches, and reads all
+    over 64 MiB, far past them (machine_probe.py, in a process of its own), each showed some of the slow
+    stretches the builds saw and missed others (benchmarks/HISTORY.md, "Python's collector run less
+    often" and "the targets measured again from a fresh clone"): the build's CPU time, set against other
+    runs of the same code, is the surer sign."""
     loops = []
     for _ in range(3):
         start = time.process_time()
