@@ -217,15 +217,16 @@ _SCALARS = frozenset(("tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", _INT, 
 
 
 def _from_events(loader: _StrictSafeLoader) -> YamlDocument:
-    """The document, its lines and its numbers kept as text, built straight from the parser's events
-    (checked by _Shape as they come), as PyYAML's composer and constructor and _index_lines make them
-    from its nodes, in 60% of their time (no node, no second pass, no walk: the bundles of
-    benchmarks/bench_build.py without a merge key took 0.9 to 2.4 ms of CPU each, against 1.5 to 4.1).
-    It takes the common case: untagged values, mappings with text keys given once, anchors and aliases
-    to values. A merge key (<<), a tag, a key that is not plain text, a key given twice, an anchor
-    named twice or an alias to no anchor raises _Unusual, and load_yaml reads the file the long way,
-    which says what is wrong with it, if anything. An alias is the object its anchor made, as PyYAML's
-    are, and its lines and numbers are those of its anchor's node, under the alias's path."""
+    """The document, its lines and its numbers kept as text, built straight from the parser's events (checked
+    by _Shape as they come), as PyYAML's composer and constructor and _index_lines make them from its
+    nodes, in 60% of their time (no node, no second pass, no walk: the bundles of
+    benchmarks/bench_build.py without a merge key took 0.8 to 2.3 ms of CPU each, against 1.4 to 4.0:
+    benchmarks/HISTORY.md). It takes the common case: untagged values, mappings with text keys given
+    once, anchors and aliases to values. A merge key (<<), a tag, a key that is not plain text, a key
+    given twice, an anchor named twice or an alias to no anchor raises _Unusual, and load_yaml reads the
+    file the long way, which says what is wrong with it, if anything. An alias is the object its anchor
+    made, as PyYAML's are, and its lines and numbers are those of its anchor's node, under the alias's
+    path."""
     shape = _Shape()
     get_event = loader.get_event
     resolve = loader.resolve
