@@ -83,10 +83,20 @@ def netlify_headers(path: str) -> dict[str, str]:
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves a folder as Netlify would: a header netlify.toml sets for the path (e.g. /raw/*'s
+    Content-Type) replaces the one the server would send."""
+
+    def send_header(self, keyword: str, value: str) -> None:
+        if keyword.lower() not in {name.lower() for name in self._rules()}:
+            super().send_header(keyword, value)
+
     def end_headers(self) -> None:
-        for name, value in netlify_headers(self.path.split("?")[0]).items():
-            self.send_header(name, value)
+        for name, value in self._rules().items():
+            super().send_header(name, value)
         super().end_headers()
+
+    def _rules(self) -> dict[str, str]:
+        return netlify_headers(self.path.split("?")[0].split("#")[0])
 
     def log_message(self, *args) -> None:  # keep test output quiet
         pass

@@ -19,8 +19,9 @@ def test_each_artifact_is_published_as_loaded(built_site):
     assert [{k: v for k, v in a.items() if k != "lines"} for a in with_lines] == [a for a in artifacts if a["study"] == MEASURED]
     assert all(len(a["lines"]) == a["line_count"] for a in with_lines)
     for a in artifacts:
-        published = built_site.public / "artifacts" / a["study"] / a["artifact"] / a["file"]
+        published = built_site.public / a["file"]
         original = built_site.data / a["study"] / a["path"]
+        assert a["file"] == f"raw/{a['study']}/{a['artifact']}.txt" and a["name"] == original.name
         assert published.read_bytes() == original.read_bytes()
         assert hashlib.sha256(published.read_bytes()).hexdigest() == a["sha256"]
 

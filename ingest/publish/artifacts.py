@@ -1,6 +1,14 @@
 """The artifacts behind measured values (sysbench logs, mdstat traces), published as they were loaded:
-each file under ``/artifacts/<study>/<artifact>/`` with its SHA-256, and a page that shows it line by
-line, so that every ``file:line`` of a measured value links to its line."""
+each file's bytes as ``/raw/<study>/<artifact>.txt`` with its SHA-256, and a page
+``/artifacts/<study>/<artifact>/`` that shows it line by line, so that every ``file:line`` of a
+measured value links to its line.
+
+A bundle names its files as it likes (``evil.html``, ``run.svg``, ``q?x=1#frag.log``): the published
+name is never the bundle's. It is the artifact's id (``schema/models.py``: ``Id``, letters, digits and
+hyphens) with the extension ``.txt``, under a folder of its own, so that a host serves every artifact as
+plain text (netlify.toml's rule for ``/raw/*`` says so as well, with ``nosniff`` for every path): a
+browser never runs one as script, markup or SVG, and every download link is a plain path. The original
+name is kept for the download (the link's ``download`` attribute) and on the artifact's page."""
 
 from __future__ import annotations
 
@@ -43,6 +51,13 @@ def artifact_rows(con: duckdb.DuckDBPyConnection, *, where: str = "TRUE") -> lis
 
 
 LOGS = "artifacts"  # the folder of the exported data holding each study's artifacts with their lines
+RAW = "raw"  # the site's folder of the artifacts' bytes, each served as text (netlify.toml: /raw/*)
+
+
+def published_path(study: str, artifact: str) -> str:
+    """Where the site serves an artifact's bytes (under the site's root; ids are slugs, so the path needs
+    no escaping in a URL, and its extension makes any host serve it as text)."""
+    return f"{RAW}/{study}/{artifact}.txt"
 
 
 def export_artifacts(artifacts: list[dict], *, static_dir: Path, data_dir: Path, bundles: Path) -> dict[str, list[dict]]:
@@ -64,18 +79,19 @@ def _publish(a: dict, *, static_dir: Path, bundles: Path) -> dict:
     """Copy one artifact beside its page; its entry, with its lines when a page can show them."""
     source = (bundles / a.pop("bundle_path")).parent / a["path"]
     if not source.is_file():  # a folder of snapshots: listed, its files not copied one by one
-        return {**a, "file": None, "lines": None}
-    folder = static_dir / "artifacts" / a["study"] / a["artifact"]
-    folder.mkdir(parents=True, exist_ok=True)
-    digest, line_count = _copy(source, folder / source.name)
+        return {**a, "file": None, "name": None, "lines": None}
+    published = static_dir / published_path(a["study"], a["artifact"])
+    published.parent.mkdir(parents=True, exist_ok=True)
+    digest, line_count = _copy(source, published)
     if digest != a["sha256"]:
         raise ArtifactChanged(f"{source}: changed since it was loaded (its SHA-256 is no longer {a['sha256']})")
     lines = None
     if line_count <= MAX_LINES and a["bytes"] <= MAX_PAGE_BYTES:
-        text = (folder / source.name).read_bytes().decode("utf-8", errors="replace").splitlines()
+        text = published.read_bytes().decode("utf-8", errors="replace").splitlines()
         line_count = len(text)  # other line breaks than \n count too
         lines = text if line_count <= MAX_LINES else None
-    return {**a, "file": source.name, "line_count": line_count, "lines": lines}
+    return {**a, "file": published_path(a["study"], a["artifact"]), "name": source.name, "line_count": line_count,
+            "lines": lines}
 
 
 def write_artifact_list(listed: list[dict], *, data_dir: Path) -> None:

@@ -83,7 +83,7 @@ def with_artifacts(record: dict, listed: list[dict]) -> dict:
     """A study's entry with its artifacts (publish/artifacts.py: their copies, the file of their lines,
     and their listing without lines)."""
     study = record["head"]["id"]
-    files = [f"static/artifacts/{study}/{a['artifact']}/{a['file']}" for a in listed if a["file"]]
+    files = [f"static/{a['file']}" for a in listed if a["file"]]
     files += [f"data/artifacts/{study}.json"] if listed else []
     return {**record, "files": record["files"] + files, "artifacts": listed}
 
