@@ -7,7 +7,10 @@ import csv
 import hashlib
 import json
 
-from ingest.publish.citation import reference
+import pytest
+from pybtex.database import parse_string
+
+from ingest.publish.citation import TEX, reference
 
 GRAID = "graid-supremeraid-mysql-2023"
 
@@ -16,13 +19,46 @@ def test_bibtex_escapes_what_tex_reads_specially():
     ref = reference(key="benchdb-x", title="R&D: 50% of {tps}_max", url="https://example.org/studies/x/",
                     sha256="ab" * 32, about="Values from: A & B.")
     assert ref["bibtex"] == (
-        "@misc{benchdb-x,\n  title = {R\\&D: 50\\% of \\{tps\\}\\_max},\n  author = {{benchdb}},\n"
+        "@misc{benchdb-x,\n  title = {R\\&D: 50\\% of \\textbraceleft{}tps\\textbraceright{}\\_max},\n  author = {{benchdb}},\n"
         "  howpublished = {\\url{https://example.org/studies/x/}},\n"
         f"  note = {{Data SHA-256 {'ab' * 32}. Values from: A \\& B.}}\n}}\n")
     assert [ref["csl"]] == [{
         "id": "benchdb-x", "type": "dataset", "title": "R&D: 50% of {tps}_max", "publisher": "benchdb",
         "URL": "https://example.org/studies/x/", "version": f"sha256:{'ab' * 32}",
         "note": f"Data SHA-256 {'ab' * 32}. Values from: A & B."}]
+
+
+HOSTILE_TITLES = [
+    'Fast RAID}} @misc(forged, title = "Forged", url = "https://evil.example")',  # issue #49's forged entry
+    'x}, author = "Mallory", url = "https://evil.example", x = {',  # and its replaced author
+    "\\}} @misc{forged2, title={F}} {{{ \\{",  # braces behind backslashes, unbalanced either way
+    "{}{}}}}}{{{{ % & # _ $ ~ ^ \\ \" @comment{ @preamble{ é 日本",
+]
+
+
+def _untex(text: str) -> str:
+    """The text a BibTeX field holds, with this module's escapes read back."""
+    for char, escaped in TEX.items():
+        text = text.replace(escaped, "\0" + str(ord(char)) + ";")  # the commands contain other escaped chars
+    for char in TEX:
+        text = text.replace("\0" + str(ord(char)) + ";", char)
+    return text
+
+
+@pytest.mark.parametrize("title", HOSTILE_TITLES)
+def test_a_hostile_title_stays_one_field_of_one_entry(title):
+    """pybtex, which reads BibTeX as BibTeX does, finds one entry with the fields written, each as it was."""
+    ref = reference(key="benchdb-x", title=title, url="https://example.org/studies/x/", sha256="ab" * 32,
+                    about=f"Values from: {title}.")
+    parsed = parse_string(ref["bibtex"], "bibtex")
+    assert list(parsed.entries) == ["benchdb-x"]
+    entry = parsed.entries["benchdb-x"]
+    assert entry.type == "misc"
+    assert {role: [str(p) for p in people] for role, people in entry.persons.items()} == {"author": ["{benchdb}"]}
+    assert sorted(entry.fields) == ["howpublished", "note", "title"]
+    assert _untex(entry.fields["title"]) == title
+    assert _untex(entry.fields["note"]) == f"Data SHA-256 {'ab' * 32}. Values from: {title}."
+    assert entry.fields["howpublished"] == "\\url{https://example.org/studies/x/}"
 
 
 def test_a_study_is_cited_with_the_hash_of_its_csv_download(built_site):

@@ -14,9 +14,14 @@ import json
 from pathlib import Path
 
 PUBLISHER = "benchdb"
-# BibTeX's special characters, as (La)TeX reads them inside braces
-_TEX = str.maketrans({"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "%": r"\%", "&": r"\&", "#": r"\#",
-                      "_": r"\_", "$": r"\$", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"})
+# TeX's special characters, as LaTeX prints them. A brace is written as a command, never as \{ or \}:
+# BibTeX counts every brace, escaped or not, to find where a field ends, so a title ending in "\}}"
+# closed its field and what followed became fields or entries of its own (issue #49). Every brace this
+# module writes is one of a pair, so a field ends only where it is meant to
+# (tests/test_citation.py parses hostile titles back with pybtex).
+TEX = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "%": r"\%", "&": r"\&",
+       "#": r"\#", "_": r"\_", "$": r"\$", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_TEX = str.maketrans(TEX)
 FOLDER = "/data/studies"  # where the files are published, from the site root
 
 
