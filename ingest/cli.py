@@ -12,7 +12,7 @@ import click
 from schema import SCHEMA_PATH, json_schema
 
 from .build import BuildError, Layout, build_site, find_root, serve
-from .github import annotation
+from .github import annotation, log_line
 from .parsers import PARSERS, ParseError
 from .parsers.sysbench_intervals import IntervalColumns
 from .problems import BundleError, Problem
@@ -21,9 +21,11 @@ from .validate import validate_paths
 
 def _report(problems: list[Problem], *, github: bool = False) -> None:
     for problem in problems:
-        if github:  # on standard output, where the runner reads workflow commands
+        if github:  # the annotation on standard output; the runner reads commands on both streams
             click.echo(annotation(problem))
-        click.echo(str(problem), err=True)
+            click.echo(log_line(str(problem)), err=True)
+        else:
+            click.echo(str(problem), err=True)
 
 
 @click.group()

@@ -74,6 +74,7 @@ _MESSAGES = {
     "extra_forbidden": "unknown key (not part of bundle format v1)",
 }
 _MEMBERS = {"str": "text", "int": "a whole number", "float": "a number", "bool": "true or false"}
+_MEMBER_TAG = re.compile(r"^function-[a-z]+\[.*\]$")  # a union member with a validator, e.g. Setting's text
 
 
 def _yaml_path(data: Any, loc: tuple) -> tuple[tuple, str]:
@@ -84,8 +85,10 @@ def _yaml_path(data: Any, loc: tuple) -> tuple[tuple, str]:
     for part in loc:
         if isinstance(node, dict) and isinstance(part, str) and part not in node and node.get("type") == part:
             continue  # discriminator tag of a tagged union, not a key in the file
-        if part in _MEMBERS and not (isinstance(node, dict) and part in node):
+        if (part in _MEMBERS or _MEMBER_TAG.match(str(part))) and not (isinstance(node, dict) and part in node):
             continue  # the member of a union of plain types (str | int | float | bool) the value was tried as
+        if part == "[key]" and not (isinstance(node, dict) and part in node):
+            continue  # the key just named is what was refused, not its value
         path.append(part)
         if isinstance(part, int):
             item = node[part] if isinstance(node, list) and part < len(node) else None
@@ -93,7 +96,8 @@ def _yaml_path(data: Any, loc: tuple) -> tuple[tuple, str]:
             names.append(f"[{ident}]" if isinstance(ident, str) else f"[{part}]")
             node = item
         else:
-            names.append(("." if names else "") + str(part))
+            # a key is shown as Python writes it where it is not plain (a refused key's control characters)
+            names.append(("." if names else "") + str(part) if str(part).isprintable() else f"[{str(part)!r}]")
             node = node.get(part) if isinstance(node, dict) else None
     return tuple(path), "".join(names)
 

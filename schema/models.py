@@ -26,15 +26,35 @@ INT_MAX = 2**31 - 1
 # What `benchdb import` writes where only the contributor knows the value (storage product, RAID level,
 # drives, protocol, host): `benchdb validate` reports each as "to be stated", with its line.
 TO_BE_STATED = "TO BE STATED"
-_CONTROL = {c for c in range(32) if chr(c) not in "\t\n\r"} | {0x7F}
-_FIRST_CONTROL = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_CONTROL)) + "]")  # one search a value
+# What no text or key of a bundle may hold: the C0 controls (tab, LF and CR among them: the bundles'
+# text is one line a value, folded by YAML's ">" where it is long), DEL, the C1 controls (ESC's 8-bit
+# forms among them), the line and paragraph separators, and Unicode's bidirectional embeddings,
+# overrides and isolates, which reorder what a reader sees ("Trojan Source", CVE-2021-42574). On a
+# terminal, in a CI log or on a page, such a character can start a command of its own or show other
+# text than the bundle holds (issue #49).
+_CONTROL = set(range(0x20)) | set(range(0x7F, 0xA0)) | {0x2028, 0x2029}
+_BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
+_FIRST_BAD = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_CONTROL | _BIDI)) + "]")  # one search a value
+
+
+def _refuse(text: str, where: str) -> str:
+    bad = _FIRST_BAD.search(text)
+    if bad is None:
+        return text
+    code = ord(bad.group())
+    if code in _BIDI:
+        raise ValueError(f"bidirectional control U+{code:04X} is not allowed in {where}: it reorders what a reader sees")
+    if code in (0x2028, 0x2029):
+        raise ValueError(f"line separator U+{code:04X} is not allowed in {where}")
+    raise ValueError(f"control character U+{code:04X} is not allowed in {where}")
 
 
 def _plain_text(text: str) -> str:
-    bad = _FIRST_CONTROL.search(text)
-    if bad is not None:
-        raise ValueError(f"control character U+{ord(bad.group()):04X} is not allowed in text")
-    return text
+    return _refuse(text, "text")
+
+
+def _plain_key(text: str) -> str:
+    return _refuse(text, "a key")
 
 
 def _label(text: str) -> str:
@@ -68,12 +88,15 @@ def _iso_time(text: str) -> str:
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
 Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False), AfterValidator(_plain_text)]
+Key = Annotated[str, StringConstraints(min_length=1), AfterValidator(_plain_key)]
+# A setting's value as the source states it: text (possibly empty), a number or a flag.
+Setting = Annotated[str, AfterValidator(_plain_text)] | int | float | bool
 Label = Annotated[Text, AfterValidator(_label)]
 PartialDate = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$"),
                         AfterValidator(_calendar_date)]
 Timestamp = Annotated[Text, AfterValidator(_iso_time)]
 Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
-Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$")]
+Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$"), AfterValidator(_plain_text)]
 Positive = Annotated[int, Field(ge=1, le=INT_MAX)]
 
 RaidLevel = Literal["0", "1", "5", "6", "10", "50", "60", "raid-dp", "linear", "none"]
@@ -162,7 +185,7 @@ class Database(Model):
     compression: Text | None = Field(None, description='"none", or what compresses: e.g. "innodb-compressed-8k"')
     buffer_pool_mib: Positive | None = Field(None, description="innodb_buffer_pool_size in MiB")
     page_size_kib: Positive | None = None
-    settings: dict[str, str | int | float | bool] = {}
+    settings: dict[Key, Setting] = {}
 
 
 class Host(Model):
@@ -173,9 +196,9 @@ class Host(Model):
     memory_detail: Text | None = None
     os: Text | None = None
     kernel: Text | None = None
-    tuning: dict[str, str | int | float | bool] = Field(
+    tuning: dict[Key, Setting] = Field(
         {}, description="Operating-system and block-layer settings as the source states them")
-    firmware: dict[str, str | int | float | bool] = Field(
+    firmware: dict[Key, Setting] = Field(
         {}, description="BIOS / firmware settings as the source states them")
     placement: Text | None = Field(
         None, description="Where drives and controllers attach (e.g. which CPU socket), as the source states it")
@@ -383,7 +406,7 @@ class Bundle(Model):
     graph_only: list[GraphOnly] = []
     transcriptions: list[Transcription] = []
     notes: list[Text] = []
-    anchors: dict[str, Any] = Field(
+    anchors: dict[Key, Any] = Field(
         {}, description="YAML anchors (&name) that the rest of the file reuses (*name); not loaded by itself"
     )
 

@@ -66,3 +66,55 @@ def test_validate_annotates_each_problem_for_github(tmp_path):
     assert done.stdout.splitlines() == [
         f"::error file=data/graid-supremeraid-mysql-2023/bundle.yaml,line={line},title=schema_version::"
         "Input should be 1 (got 2)"]
+
+
+def _commands(output: str) -> list[str]:
+    """The lines the runner would take as workflow commands (actions/runner: a line starting with "::"
+    once its leading blanks are trimmed, or holding the older form "##[" anywhere)."""
+    return [line for line in output.split("\n") if line.lstrip().startswith("::") or "##[" in line]
+
+
+def test_nothing_a_bundle_or_its_folder_holds_starts_a_command_on_either_stream(tmp_path):
+    """A folder's name may hold newlines (a pull request can add one): every problem is one annotation on
+    standard output, and standard error, which the runner reads too, starts no command (issue #49)."""
+    name = "x\n::error file=README.md,line=1::forged\n  ::add-mask::secret\n##[error]v1 form\r::warning::cr"
+    folder = tmp_path / "data" / name
+    folder.mkdir(parents=True)
+    (folder / "bundle.yaml").write_text("schema_version: 2\n", encoding="utf-8")
+    benchdb = Path(sys.executable).parent / "benchdb"
+    done = subprocess.run([str(benchdb), "validate", "--github", "data"], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert done.returncode == 1
+    stdout, stderr = done.stdout.split("\n"), done.stderr.split("\n")
+    annotations = _commands(done.stdout)
+    assert annotations == [line for line in stdout if line] and len(annotations) >= 2
+    escaped = ("data/x%0A%3A%3Aerror file=README.md%2Cline=1%3A%3Aforged%0A  %3A%3Aadd-mask%3A%3Asecret%0A"
+               "##[error]v1 form%0D%3A%3Awarning%3A%3Acr/bundle.yaml")
+    assert annotations[0].startswith(f"::error file={escaped},line=1,title=")
+    assert _commands(done.stderr) == []
+    shown = [line for line in stderr if line]
+    assert shown[0].startswith("data/x%0A::error file=README.md,line=1::forged%0A  ::add-mask::secret%0A"
+                               "#%23[error]v1 form%0D::warning::cr/bundle.yaml:1: ")
+    assert len(shown) == len(annotations) + 1 and shown[-1] == f"{len(annotations)} error(s) in 1 file(s)"
+
+
+def test_a_log_line_that_would_start_a_command_is_defused():
+    from ingest.github import log_line
+
+    assert log_line("  ::error::x") == "  %3A:error::x"
+    assert log_line("a ##[warning]b ##[c") == "a #%23[warning]b #%23[c"
+    assert log_line("50% done\nnext") == "50%25 done%0Anext"
+    assert log_line("data/a: ::not at the start") == "data/a: ::not at the start"
+
+
+def test_steps_that_print_the_bundles_read_no_workflow_command():
+    """Every step after the validation prints what the pull request brings (a build's messages, test
+    output): the runner is told to read no command there until the step's own token comes back."""
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pull-request.yml").read_text(encoding="utf-8"))
+    steps = [s for job in workflow["jobs"].values() for s in job["steps"] if "run" in s]
+    printing = [s for s in steps if re.search(r"benchdb diff|make site|make test", s["run"])]
+    assert len(printing) == 3
+    for step in printing:
+        lines = step["run"].strip().split("\n")
+        assert lines[0] == """token="$(python3 -c 'import secrets; print(secrets.token_hex(16))')\""""
+        assert lines[1] == 'echo "::stop-commands::$token"' and lines[-1] == 'echo "::$token::"', step["name"]
