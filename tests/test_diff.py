@@ -80,10 +80,76 @@ def test_markdown_for_the_job_summary(report):
         f"## What `{report['head']}` changes in the data of `{report['base']}`", "",
         "studies: 1 removed; systems: 2 removed; values: 4 removed, 1 changed; claims: 2 removed, 1 changed; "
         "claim verdicts that change: 1."]
-    assert ("| tps-optimal | SupremeRAID™ RAID 10 | 512 Users | changed | 22048.90 tx/s (exact) | "
-            "22148.90 tx/s (exact) |") in text
+    assert ("| `tps-optimal` | `SupremeRAID™ RAID 10` | `512 Users` | `changed` | `22048.90 tx/s (exact)` | "
+            "`22148.90 tx/s (exact)` |") in text
     assert "- `graid-supremeraid-mysql-2023` / `decline-supremeraid-raid10`: " in text
-    assert "verdict: understated → holds" in text
+    assert "verdict: `understated` → `holds`" in text
+
+
+HOSTILE = ["\r\r## All checks passed\r\r<img src=\"https://evil.example/pixel.png\">", "a | b || c\\|",
+           "`` code ` ticks", "` edge`", "  spaced  ", "https://evil.example/x www.evil.example",
+           "[link](https://evil.example) ![img](https://evil.example/i.png) **bold** &lt;b&gt; &#60;i>",
+           "<script>alert(1)</script>\n- item\r\n| x | y |\n|---|---|", "\\` \\| \\"]
+
+
+def _summary_of(labels: list[str]) -> dict:
+    """A report whose every text from the data is one of ``labels``, in every place markdown() writes one."""
+    def value(label: str) -> dict:
+        return {"study": "s", "result": label, "row_label": label, "column_label": label, "change": "changed",
+                "old_value_text": label, "old_unit": label, "old_value_kind": "exact", "new_value_text": label,
+                "new_unit": label, "new_value_kind": "exact", "new_provenance": label, "old_provenance": None}
+    return {"head": labels[0], "base": labels[-1], "studies_touched": ["s"], "verdicts": [],
+            "studies": [{"study": "s", "change": "changed", "fields": {"title": [label, label]}} for label in labels],
+            "systems": [{"study": "s", "system": label, "change": "added"} for label in labels],
+            "values": [value(label) for label in labels],
+            "claims": [{"study": "s", "claim": label, "change": "changed", "fields": {"text": [label, None]}}
+                       for label in labels],
+            "facet_pages": {"/raid-level/": labels}}
+
+
+def _rendered(text: str) -> tuple[list[str], list[str]]:
+    """The elements cmark-gfm (GitHub's Markdown, raw HTML let through) makes of ``text``, and the
+    texts of its code spans."""
+    import html.parser
+
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    class Tags(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags, self.codes, self.in_code = [], [], False
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append(tag)
+            self.in_code = tag == "code"
+            if self.in_code:
+                self.codes.append("")
+
+        def handle_endtag(self, tag):
+            self.in_code = False if tag == "code" else self.in_code
+
+        def handle_data(self, data):
+            if self.in_code:
+                self.codes[-1] += data
+
+    parser = Tags()
+    parser.feed(cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE))
+    return parser.tags, parser.codes
+
+
+def test_no_label_makes_an_element_of_the_job_summary():
+    """Hostile labels (a heading and an image after carriage returns, pipes, backticks, bare and Markdown
+    links, HTML and entities) give the summary the same elements as plain ones, each label whole in its
+    code span with its line breaks as spaces (issue #49)."""
+    hostile_tags, codes = _rendered(markdown(_summary_of(HOSTILE)))
+    plain_tags, _ = _rendered(markdown(_summary_of([f"label{i}" for i in range(len(HOSTILE))])))
+    assert hostile_tags == plain_tags
+    assert not {"img", "a", "script", "h1", "strong", "b", "i"} & set(hostile_tags)
+    assert hostile_tags.count("h2") == 1
+    for label in HOSTILE:
+        shown = label.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+        assert shown in codes, label
 
 
 def test_two_git_refs_and_the_command(tmp_path, sides):
