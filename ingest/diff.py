@@ -13,6 +13,7 @@ make it change, nor does a provenance whose line number moved with the edit.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import tarfile
 import tempfile
@@ -38,10 +39,24 @@ def _database_of_folder(data: Path, *, work: Path, name: str) -> Path:
     return build_database_from(staged, db_path=work / f"{name}.duckdb")
 
 
+def _commit_of(ref: str, *, repo: Path) -> str:
+    """The commit ``ref`` names. It is read after ``--end-of-options``, so a ref that looks like an option
+    (``--output=FILE``) is a name git looks up, never an option (issue #49); git is then given the hash."""
+    shown = ref if ref.isprintable() else repr(ref)
+    done = subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", "--quiet", "--end-of-options",
+                           f"{ref}^{{commit}}"], capture_output=True, text=True)
+    commit = done.stdout.strip()
+    if done.returncode != 0 or not re.fullmatch("[0-9a-f]{40,64}", commit):
+        raise BuildError(f"{shown}: not a git ref with a data/ folder (no commit has that name)")
+    return commit
+
+
 def _database_of_ref(ref: str, *, repo: Path, work: Path, name: str) -> Path:
-    archive = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref, "data"], capture_output=True)
+    commit = _commit_of(ref, repo=repo)
+    archive = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", commit, "data"], capture_output=True)
     if archive.returncode != 0:
-        raise BuildError(f"{ref}: not a git ref with a data/ folder ({archive.stderr.decode().strip()})")
+        shown = ref if ref.isprintable() else repr(ref)
+        raise BuildError(f"{shown}: not a git ref with a data/ folder ({archive.stderr.decode().strip()})")
     folder = work / f"{name}-tree"
     folder.mkdir()
     archive_file = work / f"{name}.tar"

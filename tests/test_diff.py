@@ -173,3 +173,29 @@ def test_two_git_refs_and_the_command(tmp_path, sides):
     assert (done.returncode, done.stdout.splitlines()[-1]) == (0, "No study, system, value or claim changes.")
     done = subprocess.run([str(benchdb), "diff", "no-such-ref", str(base)], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 1 and done.stderr.startswith("Error: no-such-ref: not a git ref with a data/ folder")
+
+
+@pytest.mark.parametrize("ref", ["--output={target}", "--list", "--exec=touch {target}", "-o{target}", "HEAD\n--list"])
+def test_a_ref_is_never_an_option_of_git(tmp_path, ref):
+    """`benchdb diff -- --output=FILE HEAD` truncated FILE through git archive (issue #49): a ref is looked
+    up after --end-of-options, and one that names no commit is one line, with nothing written."""
+    target = tmp_path / "target"
+    target.write_text("kept\n")
+    ref = ref.format(target=target)
+    benchdb = Path(sys.executable).parent / "benchdb"
+    done = subprocess.run([str(benchdb), "diff", "--", ref, "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    shown = ref if ref.isprintable() else repr(ref)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"Error: {shown}: not a git ref with a data/ folder (no commit has that name)\n"
+    assert target.read_text() == "kept\n"
+
+
+def test_a_preview_base_is_never_an_option_of_git(tmp_path):
+    from ingest.preview import preview_data
+
+    target = tmp_path / "target"
+    environ = {"CONTEXT": "deploy-preview", "REVIEW_ID": "7", "PREVIEW_BASE": f"--output={target}"}
+    shown = preview_data(data=ROOT / "data", repo=ROOT, environ=environ)
+    assert shown["studies"] is None
+    assert shown["why"] == f"--output={target}: not a git ref with a data/ folder (no commit has that name)"
+    assert not target.exists()
