@@ -26,7 +26,7 @@ export async function openDatabase(base, tables) {
     reject(new Error(event.message || "its worker stopped"));
   }, {once: true}));
   const conn = await Promise.race([start(new AsyncDuckDB(new VoidLogger(), worker), served), failed]);
-  return {conn, tables: new Map(tables.map((t) => [t.name, {file: t.file, loaded: null}]))};
+  return {conn, worker, tables: new Map(tables.map((t) => [t.name, {file: t.file, loaded: null}]))};
 }
 
 // The smallest module (its header alone), compiled here first: where the page's Content-Security-Policy
@@ -39,13 +39,25 @@ function compilesWebAssembly() {
   }
 }
 
+// Set before any query of the reader's (a query comes from the address, so from any link): the database
+// reaches nothing outside itself (no file, URL, COPY ... TO or ATTACH; no extension installed or
+// loaded), and the configuration is locked, so no query can SET it back. The page's CSP would refuse
+// most of it too; this holds without it (issue #49). The tables come in through insertArrowFromIPCStream,
+// from bytes the page fetched, which needs no access of the database's own.
+const LOCKED = [
+  "SET autoinstall_known_extensions = false",
+  "SET autoload_known_extensions = false",
+  "SET allow_community_extensions = false",
+  "SET enable_external_access = false",
+  "SET lock_configuration = true",
+];
+
 async function start(db, served) {
   await db.instantiate(served.mainModule);
-  // numbers arrive as JavaScript numbers; extensions are never fetched (the CSP would refuse them anyway)
+  // numbers arrive as JavaScript numbers
   await db.open({query: {castBigIntToDouble: true, castDecimalToDouble: true, castTimestampToDate: true}});
   const conn = await db.connect();
-  await conn.query("SET autoinstall_known_extensions = false");
-  await conn.query("SET autoload_known_extensions = false");
+  for (const setting of LOCKED) await conn.query(setting);
   return conn;
 }
 
@@ -67,9 +79,31 @@ async function ensure({conn, tables}, sql) {
   }));
 }
 
+// A query stopped before its end (by the time limit or the reader): its worker is ended, which is the
+// one way to stop DuckDB-WASM mid-query, so the database must be opened again for the next one.
+export class QueryStopped extends Error {}
+
 // A query's result as {columns: [{name, numeric}], rows: [[value...]]}: numbers stay numbers, a
-// list is its items, a date its ISO text, NULL null.
-export async function run(db, sql) {
+// list is its items, a date its ISO text, NULL null. A query that runs past limitMs, or whose signal
+// is aborted, is stopped (QueryStopped).
+export async function run(db, sql, {limitMs, signal} = {}) {
+  let timer;
+  const stopped = new Promise((_, reject) => {
+    const halt = (why) => {
+      db.worker.terminate();
+      reject(new QueryStopped(why));
+    };
+    timer = setTimeout(() => halt(`The query ran past the page's limit of ${limitMs / 1000} s and was stopped.`), limitMs);
+    signal?.addEventListener("abort", () => halt("The query was stopped."), {once: true});
+  });
+  try {
+    return await Promise.race([answer(db, sql), stopped]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function answer(db, sql) {
   await ensure(db, sql);
   const table = await db.conn.query(sql);
   const names = table.schema.fields.map((f) => f.name);
