@@ -139,8 +139,8 @@ def import_(folder: Path, out: Path, no_input: bool, **answers: str | None) -> N
         found, problems = import_folder(folder, out=out, answers=given)
     except (ImportFailed, WriteError) as exc:
         raise click.ClickException(str(exc)) from None
-    for rel, why in found.skipped:
-        click.echo(f"skipped {rel}: {why}", err=True)
+    for rel, why in found.skipped:  # a name as Python writes it where it holds a control character
+        click.echo(f"skipped {rel if rel.isprintable() else repr(rel)}: {why}", err=True)
     click.echo(f"wrote {out}: {len(found.runs)} run(s), {len(found.traces)} mdstat file(s), "
                f"{len(found.settings)} database setting(s) read")
     if problems:

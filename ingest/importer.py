@@ -12,10 +12,14 @@ named with the reason in ``skipped``; nothing is left out silently.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from schema.models import TO_BE_STATED
 
@@ -51,6 +55,16 @@ SETTINGS = ("innodb_flush_method", "innodb_flush_log_at_trx_commit", "innodb_log
             "innodb_page_size")
 
 
+# Import reads regular files only, each of at most MAX_FILE_BYTES (a log is read a piece at a time,
+# never whole); a settings file, mdadm's or lsblk's output is read whole, so at most MAX_SMALL_BYTES.
+# An artifact's file name is at most MAX_NAME bytes (a longer one is shortened, a hash of it kept).
+MAX_FILE_BYTES = 2**30  # the benchmark's big log (benchmarks/bench_biglog.py) is 200 MB
+MAX_SMALL_BYTES = 16 * 2**20
+MAX_NAME = 120
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder"))
+
+
 class ImportFailed(Exception):
     pass
 
@@ -70,12 +84,23 @@ class Found:
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "run"
+    """An id made of ``text``: at most 60 characters, a longer one cut with a hash of the whole kept."""
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "run"
+    if len(slug) > 60:
+        slug = f"{slug[:47].rstrip('-')}-{hashlib.sha256(slug.encode()).hexdigest()[:12]}"
+    return slug
+
+
+def _small_text(path: Path) -> str | None:
+    """A small file's text, read whole; None for a file larger than MAX_SMALL_BYTES (not of these kinds)."""
+    if path.stat().st_size > MAX_SMALL_BYTES:
+        return None
+    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def _settings(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
     """Read a variables dump or a my.cnf ([mysqld] and the like); whether it was one."""
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    lines = (_small_text(path) or "").splitlines()
     cnf = any(line.strip().lower() in ("[mysqld]", "[mariadb]", "[server]") for line in lines)
     pattern = CNF_SETTING if cnf else VARIABLE
     read = {}
@@ -94,7 +119,7 @@ def _settings(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
 def _mdadm(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
     """Read `mdadm --detail` output (its "Raid Level", "Raid Devices" and "Chunk Size" lines); whether it was one."""
     read, members = {}, []
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+    for number, line in enumerate((_small_text(path) or "").splitlines(), 1):
         if match := MDADM.match(line):
             read[match.group(1).lower()] = (match.group(2), number)
         elif match := MDADM_MEMBER.match(line):
@@ -110,7 +135,7 @@ def _mdadm(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
 
 def _lsblk(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
     """Read lsblk output with a MODEL column (``lsblk -o NAME,MODEL,...``); whether it was one."""
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    lines = (_small_text(path) or "").splitlines()
     header = lines[0] if lines else ""
     if not header.startswith("NAME") or " MODEL" not in header:
         return False
@@ -150,7 +175,7 @@ def _unique(rel: str, taken: set[str], *, run: int | None = None) -> str:
     """The artifact's file name: its path in the folder with "-" for "/" (and "-runN" for the Nth run
     of a file of several), made unique."""
     path = Path(rel)
-    name = "-".join((*path.parent.parts, path.stem + (f"-run{run}" if run else "") + (path.suffix or ".log")))
+    name = _shortened("-".join((*path.parent.parts, path.stem)), tail=(f"-run{run}" if run else "") + (path.suffix or ".log"))
     stem, suffix, n = Path(name).stem, Path(name).suffix, 2
     while name in taken:
         name, n = f"{stem}-{n}{suffix}", n + 1
@@ -158,14 +183,73 @@ def _unique(rel: str, taken: set[str], *, run: int | None = None) -> str:
     return name
 
 
+def _shortened(stem: str, *, tail: str) -> str:
+    """``stem + tail`` (``tail``: "-run2.log", say) if it has at most MAX_NAME bytes; else the start of
+    ``stem``, the first 12 hex digits of its SHA-256 (so two long names stay two), and ``tail`` (cut to
+    32 bytes), within MAX_NAME bytes."""
+    if len((stem + tail).encode()) <= MAX_NAME:
+        return stem + tail
+    tail = tail.encode()[-32:].decode("utf-8", errors="ignore")
+    tag = f"-{hashlib.sha256(stem.encode()).hexdigest()[:12]}{tail}"
+    return stem.encode()[:MAX_NAME - len(tag.encode())].decode("utf-8", errors="ignore") + tag
+
+
+def _files(folder: Path, found: Found) -> Iterator[tuple[Path, str]]:
+    """Every regular file under ``folder`` (path, path in the folder), in name order. Anything else is
+    named in ``found.skipped`` with what it is and is never opened: links (not followed), FIFOs (opening
+    one waits for a writer), sockets, devices (/dev/zero never ends), folders that cannot be read,
+    files that cannot be read or are larger than MAX_FILE_BYTES."""
+    def unreadable(exc: OSError) -> None:
+        found.skipped.append((Path(exc.filename).relative_to(folder).as_posix() or ".",
+                              f"a folder that cannot be read ({exc.strerror})"))
+
+    listed = [Path(top, name) for top, folders, names in os.walk(folder, onerror=unreadable)
+              for name in names + [f for f in folders if os.path.islink(os.path.join(top, f))]]
+    for path in sorted(listed):
+        rel = path.relative_to(folder).as_posix()
+        why = _not_read(path)
+        if why:
+            found.skipped.append((rel, why))
+        else:
+            yield path, rel
+
+
+def _not_read(path: Path) -> str | None:
+    """Why the file at ``path`` is not read, or None. It is opened without following a link and without
+    waiting (a FIFO put in its place since the listing does not block), and checked on what was opened."""
+    try:
+        info = os.lstat(path)
+        if stat.S_ISREG(info.st_mode):
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+            try:
+                info = os.fstat(fd)
+            finally:
+                os.close(fd)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if stat.S_ISLNK(info.st_mode):
+        return "a symbolic link (not followed)"
+    for test, kind in _KINDS:
+        if test(info.st_mode):
+            return f"{kind}: not read"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file: not read"
+    if info.st_size > MAX_FILE_BYTES:
+        return f"{info.st_size:,} bytes: larger than the {MAX_FILE_BYTES:,} bytes import reads"
+    return None
+
+
+def _lines(path: Path) -> Iterator[bytes]:
+    """A file's lines (with their line breaks, as bytes.splitlines keeps them), read as it goes."""
+    with path.open("rb") as f:
+        for line in f:  # split at LF; a CR alone also ends a line for splitlines
+            yield from line.splitlines(keepends=True)
+
+
 def scan(folder: Path) -> Found:
     found = Found(root=folder)
     taken: set[str] = set()
-    for path in sorted(p for p in folder.rglob("*") if not p.is_dir()):
-        rel = path.relative_to(folder).as_posix()
-        if path.is_symlink():
-            found.skipped.append((rel, "a symbolic link (not followed)"))
-            continue
+    for path, rel in _files(folder, found):
         try:
             runs = parse_runs(path)
         except ParseError as exc:
@@ -173,8 +257,7 @@ def scan(folder: Path) -> Found:
         if runs and runs[0].get("kind") == "oltp":
             if len(runs) > 1:
                 inside = {n for run in runs for n in range(run["lines"][0], run["lines"][1] + 1)}
-                lines = path.read_bytes().splitlines()
-                found.between[rel] = [n for n in range(1, len(lines) + 1) if n not in inside]
+                found.between[rel] = [n for n, _ in enumerate(_lines(path), 1) if n not in inside]
             for index, run in enumerate(runs, 1):
                 name = _unique(rel, taken, run=index if len(runs) > 1 else None)
                 found.runs.append({"name": name, "source": rel, "lines": run["lines"] if len(runs) > 1 else None,
@@ -305,8 +388,8 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
     if split:
         notes.append("Files that held several runs were split, one run a file: " + "; ".join(split) + ".")
     for source, between in found.between.items():
-        text = (found.root / source).read_bytes().splitlines()
-        written = [n for n in between if text[n - 1].strip()]
+        outside = set(between)
+        written = [n for n, line in enumerate(_lines(found.root / source), 1) if n in outside and line.strip()]
         if written:
             notes.append(f"Lines {', '.join(map(str, written))} of {source} are in no run and are not in artifacts/.")
         if len(written) < len(between):
@@ -337,11 +420,12 @@ def import_folder(folder: Path, *, out: Path, answers: dict[str, str]) -> tuple[
         artifacts = work / "artifacts"
         artifacts.mkdir()
         for r in found.runs:
-            text = (folder / r["source"]).read_bytes()
-            if r["lines"]:
-                first, last = r["lines"]
-                text = b"".join(text.splitlines(keepends=True)[first - 1:last])
-            (artifacts / r["name"]).write_bytes(text)
+            if not r["lines"]:
+                shutil.copyfile(folder / r["source"], artifacts / r["name"])
+                continue
+            first, last = r["lines"]
+            with open(artifacts / r["name"], "wb") as copy:
+                copy.writelines(line for n, line in enumerate(_lines(folder / r["source"]), 1) if first <= n <= last)
         for name, source in found.copies.items():
             shutil.copyfile(source, work / name)
         problems = publish(doc, work=work, final=out, allowed=frozenset({"to-be-stated"}))

@@ -122,11 +122,28 @@ def test_a_file_is_read_in_pieces_of_whole_lines(tmp_path):
     from ingest.parsers import artifact_pieces
 
     log = tmp_path / "x.log"
-    log.write_bytes(_log(200).encode() + b"x" * 5000 + b"\nlast line without a newline")
+    log.write_bytes(_log(200).encode() + b"x" * 900 + b"\nlast line without a newline")
     pieces = list(artifact_pieces(log, kind="a log", size=1000))
     assert b"".join(pieces) == log.read_bytes()
     assert all(p.endswith(b"\n") for p in pieces[:-1]) and pieces[-1] == b"last line without a newline"
-    assert max(map(len, pieces[:-2])) <= 1000 and len(pieces) > 20
+    assert max(map(len, pieces)) <= 1000 and len(pieces) > 20
+
+
+def test_a_line_longer_than_a_piece_stops_the_reading_where_it_starts(tmp_path):
+    """A log followed by a gigabyte of zeros was read whole (issue #49): no more than a piece is held."""
+    from ingest.parsers import ParseError, artifact_pieces
+
+    log = tmp_path / "x.log"
+    text = _log(200).encode()
+    log.write_bytes(text + b"\0" * 50_000 + b"\nmore\n")
+    reader = artifact_pieces(log, kind="a log", size=1000)
+    read = []
+    with pytest.raises(ParseError) as caught:
+        for piece in reader:
+            read.append(piece)
+    line = text.count(b"\n") + 1  # the zeros' line
+    assert str(caught.value) == f"{log}:{line}: a line longer than 1,000 bytes: not a log"
+    assert b"".join(read) == text
 
 
 def test_short_runs_of_interval_lines_are_read_line_by_line_with_the_same_answer(monkeypatch):

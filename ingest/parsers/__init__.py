@@ -36,21 +36,27 @@ def split_pieces(data: bytes, *, size: int | None = None) -> Iterator[bytes]:
 
 def artifact_pieces(path: Path, *, kind: str, size: int | None = None) -> Iterator[bytes]:
     """An artifact's bytes read a piece at a time, cut as split_pieces cuts them; a clean error for an
-    unreadable or binary file ("not <kind> (binary data)"), raised before the first piece."""
+    unreadable or binary file ("not <kind> (binary data)"), raised before the first piece, and for a line
+    longer than a piece, raised where it starts: no more than a piece is ever held, whatever follows
+    (a log followed by gigabytes of zeros was read whole: issue #49)."""
     size = size or PIECE_BYTES
+    line = 1
     try:
         with Path(path).open("rb") as f:
             piece = f.read(size)
             if b"\0" in piece[:4096]:
                 raise ParseError(f"{path}: not {kind} (binary data)")
-            while len(piece) == size and (cut := piece.rfind(b"\n") + 1):
+            while len(piece) == size:
+                cut = piece.rfind(b"\n") + 1
+                if not cut:
+                    raise ParseError(f"{path}:{line}: a line longer than {size:,} bytes: not {kind}")
                 f.seek(cut - len(piece), 1)  # the part line after the cut is read again with the next piece
                 yield piece[:cut]
+                line += piece.count(b"\n", 0, cut)
                 piece = f.read(size)
-            rest = piece + f.read()  # the end of the file, or a line longer than a piece: read whole
     except OSError as exc:
         raise ParseError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    yield from split_pieces(rest, size=size)
+    yield from split_pieces(piece, size=size)  # the end of the file: less than a piece
 
 
 def read_artifact(path: Path, *, kind: str) -> str:

@@ -21,8 +21,8 @@ from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, read_block, s
 from .sysbench_shapes import (
     INFO, RE_CHECKPOINT, RE_COMMAND, RE_FATAL, RE_FILEIO_04, RE_FILEIO_04_BYTES, RE_FILEIO_04_RATE,
     RE_HIST_ROW, RE_INTERVAL_SETTING, RE_IVL_04, RE_IVL_05, RE_IVL_10, RE_IVL_10_EPS, RE_IVL_FILEIO, RE_IVL_MEMORY,
-    RE_KEY_VALUE, RE_MEMORY_BYTES, RE_MEMORY_OPS, RE_PER_SEC, RE_PERCENTILE, RE_PROMPT, RE_QUEUE, RE_THREADS,
-    RE_VERSION, RE_VERSION_TEXT, SECTIONS, SOURCE_KEYS, half_unit, is_num, num, pct, unit, whole,
+    MAX_SKIPPED, RE_KEY_VALUE, RE_MEMORY_BYTES, RE_MEMORY_OPS, RE_PER_SEC, RE_PERCENTILE, RE_PROMPT, RE_QUEUE,
+    RE_THREADS, RE_VERSION, RE_VERSION_TEXT, SECTIONS, SOURCE_KEYS, half_unit, is_num, num, pct, unit, whole,
 )
 
 __all__ = ["INTERVAL_COLUMNS", "parse_file", "parse_log", "parse_runs", "parse_text"]
@@ -70,9 +70,21 @@ class _Parser:
         self.new_run_at: int | None = None  # set, and the line left unread, where a line opens the next run
         self.threads_how: str | None = None  # how an inferred thread count was inferred (sysbench_checks)
         self.continued: tuple[int, str] | None = None  # (first line, text) of a command continued with '\\'
+        self.skipped = 0  # lines that are not sysbench output (skip)
+        self.last_skipped: int | None = None  # the last of them past MAX_SKIPPED
 
     def warn(self, line_no: int, message: str) -> None:
         self.out["warnings"].append(f"line {line_no}: {message}")
+
+    def skip(self, line_no: int, line: str) -> None:
+        """A line that is not sysbench output: each of the first MAX_SKIPPED is a warning of its own, the
+        rest are counted (sysbench_checks.finish says how many and where), so that a log followed by a
+        file's worth of other lines keeps its warnings small (issue #49)."""
+        self.skipped += 1
+        if self.skipped <= MAX_SKIPPED:
+            self.warn(line_no, f"skipped a line that is not sysbench output: {line[:80]!r}")
+        else:
+            self.last_skipped = line_no
 
     # -- dispatch --------------------------------------------------------------------------
 
@@ -210,7 +222,7 @@ class _Parser:
             self.in_histogram = True
             self.histogram_line = line_no
             return
-        self.warn(line_no, f"skipped a line that is not sysbench output: {line[:80]!r}")
+        self.skip(line_no, line)
 
     def _fileio_04(self, line_no: int, key: str, value) -> None:
         """0.4 fileio's summary lines (sb_fileio.c file_print_stats): a fileio run."""

@@ -15,7 +15,7 @@ import numpy as np
 from . import ParseError
 from .sysbench_command import threads_given
 from .sysbench_intervals import floats
-from .sysbench_shapes import KINDS, OLTP_TESTS, PERCENTILE_SLACK, half_unit
+from .sysbench_shapes import KINDS, MAX_SKIPPED, OLTP_TESTS, PERCENTILE_SLACK, half_unit
 
 # sysbench 0.5 and later print every interval figure with "%4.2f" (0.5 db_driver.c, 1.0 db_driver.c
 # db_report_intermediate, sysbench.lua report_default).
@@ -46,6 +46,10 @@ def finish(parser) -> dict:
         parser.close_checkpoint()  # a checkpoint report the log ends in
     if parser.continued is not None:
         parser.warn(parser.continued[0], "a command continued with '\\' that the log never ends")
+    if parser.last_skipped is not None:
+        more = parser.skipped - MAX_SKIPPED
+        parser.warn(parser.last_skipped, f"skipped {more:,} more lines that are not sysbench output, up to this "
+                                         f"one (the first {MAX_SKIPPED:,} are named one by one)")
     has_summary = out["totals"]["events"] is not None or out["totals"]["transactions"] is not None
     if parser.fatal and not has_summary and not out["intervals"]:
         line_no, text = parser.fatal

@@ -150,6 +150,8 @@ def half_unit(text: str, *, scale: int = 1) -> float:
     return float(Decimal(5).scaleb(-digits - 1) * scale)
 
 
+MAX_SKIPPED = 1_000  # lines not sysbench output, each a warning of its own; the rest are counted (sysbench._Parser.skip)
+
 # sysbench 1.0+ prints percentiles from a histogram of 1024 logarithmic buckets from 0.001 to
 # 100000 ms (sb_logger.c OPER_LOG_*; sb_histogram.c rounds a value to its nearest bucket): a printed
 # percentile may lie up to half a bucket outside the measured min and max. 0.4/0.5 use 100000
