@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import yaml
@@ -118,3 +119,27 @@ def test_steps_that_print_the_bundles_read_no_workflow_command():
         lines = step["run"].strip().split("\n")
         assert lines[0] == """token="$(python3 -c 'import secrets; print(secrets.token_hex(16))')\""""
         assert lines[1] == 'echo "::stop-commands::$token"' and lines[-1] == 'echo "::$token::"', step["name"]
+
+
+def test_the_container_and_the_python_packages_are_pinned_by_their_hashes():
+    """A tag or a version names what the registry serves today; a digest or a hash names the bytes
+    (issue #49, hole 10)."""
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pull-request.yml").read_text(encoding="utf-8"))
+    for job in workflow["jobs"].values():
+        assert re.fullmatch(r"debian:12@sha256:[0-9a-f]{64}", job["container"]), job["container"]
+    text = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    entries = re.split(r"\n(?=[A-Za-z])", text[text.index("\n\n") + 2:].strip())
+    pinned = {}
+    for entry in entries:
+        name, version = re.match(r"([A-Za-z0-9._-]+)==(\S+) \\", entry).groups()
+        hashes = re.findall(r"--hash=sha256:([0-9a-f]{64})", entry)
+        assert hashes and len(hashes) == entry.count("--hash="), name
+        pinned[name.lower().replace("_", "-")] = version
+    # what pyproject.toml asks for (its test extras too), and setuptools, which builds the project
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    asked = project["dependencies"] + [d for extra in project["optional-dependencies"].values() for d in extra]
+    wanted = {re.match(r"[A-Za-z0-9._-]+", d).group().lower().replace("_", "-") for d in asked} | {"setuptools"}
+    assert len(wanted) == 13 and wanted <= set(pinned)
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock" in makefile
+    assert "--no-deps --no-build-isolation -e ." in makefile  # no unhashed setuptools fetched to build it
