@@ -28,11 +28,10 @@ INT_MAX = 2**31 - 1
 TO_BE_STATED = "TO BE STATED"
 # What no text or key of a bundle may hold: the C0 controls (tab, LF and CR among them: the bundles'
 # text is one line a value, folded by YAML's ">" where it is long), DEL, the C1 controls (ESC's 8-bit
-# forms among them), the line and paragraph separators, and Unicode's bidirectional embeddings,
-# overrides and isolates, which reorder what a reader sees ("Trojan Source", CVE-2021-42574). On a
-# terminal, in a CI log or on a page, such a character can start a command of its own or show other
-# text than the bundle holds (issue #49).
-_CONTROL = set(range(0x20)) | set(range(0x7F, 0xA0)) | {0x2028, 0x2029}
+# forms among them), and Unicode's bidirectional embeddings, overrides and isolates, which reorder what
+# a reader sees ("Trojan Source", CVE-2021-42574). On a terminal, in a CI log or on a page, such a
+# character can start a command of its own or show other text than the bundle holds (issue #49).
+_CONTROL = set(range(0x20)) | set(range(0x7F, 0xA0))
 _BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 _FIRST_BAD = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_CONTROL | _BIDI)) + "]")  # one search a value
 
@@ -44,8 +43,6 @@ def _refuse(text: str, where: str) -> str:
     code = ord(bad.group())
     if code in _BIDI:
         raise ValueError(f"bidirectional control U+{code:04X} is not allowed in {where}: it reorders what a reader sees")
-    if code in (0x2028, 0x2029):
-        raise ValueError(f"line separator U+{code:04X} is not allowed in {where}")
     raise ValueError(f"control character U+{code:04X} is not allowed in {where}")
 
 
