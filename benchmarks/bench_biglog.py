@@ -52,7 +52,7 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 CHILD = """
 import json, sys, time
 from pathlib import Path
-from ingest.stage import build_database_from, stage_bundles
+from ingest.database.stage import build_database_from, stage_bundles
 
 def peak_mb():
     for line in Path("/proc/self/status").read_text().splitlines():

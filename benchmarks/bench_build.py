@@ -8,7 +8,7 @@ process and every process under it, summed; sampled ten times a second) and the 
 of its largest child (Node, Hugo), in GiB, and the CPU time it took (this process and the processes
 under it: cpu_seconds), with the growth from the smallest N to the largest. Then it changes one bundle and builds again with
 the cache of the first build (the incremental build a pull request's preview makes), and then another, which
-recycles the generation the first build made (the spare: ingest/recycle.py), as a contributor's builds after
+recycles the generation the first build made (the spare: ingest/plumbing/recycle.py), as a contributor's builds after
 the first do. Before the builds and after them it prints the CPU time of a fixed piece of Python
 (machine_speed), as this machine's speed drifts within a day.
 
@@ -38,12 +38,13 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
 from conftest import copy_project  # noqa: E402
-from ingest import children, exporter as exporter_module  # noqa: E402
-from ingest.build import Layout, export, export_rest, load, render_site  # noqa: E402
-from ingest.exporter import Exporter  # noqa: E402
-from ingest.generation import keep_spare, new_generation, remove_stale, switch_to  # noqa: E402
-from ingest.memory import fewer_collections  # noqa: E402
-from ingest.stage import stage_bundles  # noqa: E402
+from ingest.plumbing import children  # noqa: E402
+from ingest.build import exporter as exporter_module  # noqa: E402
+from ingest.build.site import Layout, export, export_rest, load, render_site  # noqa: E402
+from ingest.build.exporter import Exporter  # noqa: E402
+from ingest.build.generation import keep_spare, new_generation, remove_stale, switch_to  # noqa: E402
+from ingest.plumbing.memory import fewer_collections  # noqa: E402
+from ingest.database.stage import stage_bundles  # noqa: E402
 
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -53,7 +54,7 @@ def cpu_seconds() -> float:
     """CPU time so far (user and system) of this process and of the processes it has waited for (and
     theirs): Node, Hugo and Pagefind once they have ended; and of the processes under it still running
     and of those they have waited for: the server the worker processes are forked from
-    (ingest/children.py), which runs until this process ends, its ended workers, and a worker still
+    (ingest/plumbing/children.py), which runs until this process ends, its ended workers, and a worker still
     running (the load's and export's of a large build). A phase's is the difference."""
     t = os.times()
     ticks = sum(sum(int(v) for v in fields[11:15]) for _, fields in _descendants())  # utime, stime, cutime, cstime

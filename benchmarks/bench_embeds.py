@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
-from ingest import embed_specs  # noqa: E402
-from ingest.build import Layout  # noqa: E402
-from ingest.embed_render import render_embeds  # noqa: E402
+from ingest.publish import embed_specs  # noqa: E402
+from ingest.build.site import Layout  # noqa: E402
+from ingest.build.embed_render import render_embeds  # noqa: E402
 
 
 def one_run(root: Path, name: str) -> dict:
@@ -43,9 +43,9 @@ def specs_of_bundles(n: int, tmp: Path) -> Path:
     """An export of n bundles, as bench_build.py builds it; returns its folder of specs."""
     from bench_build import make_bundles
     from conftest import copy_project
-    from ingest.load import build_database
+    from ingest.database.load import build_database
     from ingest.publish import export_all
-    from ingest.validate import validate_paths
+    from ingest.bundles.validate import validate_paths
 
     layout = copy_project(tmp / "project")
     make_bundles(layout, n)

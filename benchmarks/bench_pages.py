@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, copy_project, serve_folder  # noqa: E402
-from ingest.build import Layout, build_site  # noqa: E402
+from ingest.build.site import Layout, build_site  # noqa: E402
 
 STUDY = "/studies/graid-supremeraid-mysql-2023/"
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's code, not an installed copy's
-from ingest.parsers.sysbench import parse_file  # noqa: E402
+from ingest.parsers.sysbench_runs import parse_file  # noqa: E402
 
 HEADER = """sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
 

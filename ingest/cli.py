@@ -11,12 +11,12 @@ import click
 
 from schema import SCHEMA_PATH, json_schema
 
-from .build import BuildError, Layout, build_site, find_root, serve
-from .github import annotation, log_line
+from .build.site import BuildError, Layout, build_site, find_root, serve
+from .contribute.github import annotation, log_line
 from .parsers import PARSERS, ParseError
 from .parsers.sysbench_intervals import IntervalColumns
-from .problems import BundleError, Problem
-from .validate import validate_paths
+from .bundles.problems import BundleError, Problem
+from .bundles.validate import validate_paths
 
 
 def _report(problems: list[Problem], *, github: bool = False) -> None:
@@ -96,8 +96,8 @@ def parse(format_name: str, file: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for tools instead of Markdown.")
 def diff(base: str, head: str, as_json: bool) -> None:
     """What HEAD changes in the data of BASE: each a git ref, a folder of bundles or a .duckdb file."""
-    from .diff import diff as diff_report
-    from .diff_markdown import markdown
+    from .contribute.diff import diff as diff_report
+    from .contribute.diff_markdown import markdown
 
     try:
         report = diff_report(base, head, repo=find_root())
@@ -127,8 +127,8 @@ def _at_a_terminal() -> bool:
 @click.option("--no-input", is_flag=True, help="Ask nothing, even at a terminal: what is not given is to be stated.")
 def import_(folder: Path, out: Path, no_input: bool, **answers: str | None) -> None:
     """Write a bundle at OUT from FOLDER's sysbench logs, /proc/mdstat files and database settings."""
-    from .bundle_writer import WriteError
-    from .importer import QUESTIONS, ImportFailed, import_folder
+    from .contribute.bundle_writer import WriteError
+    from .contribute.importer import QUESTIONS, ImportFailed, import_folder
 
     given = {k: v for k, v in answers.items() if v}
     if _at_a_terminal() and not no_input:
@@ -192,7 +192,7 @@ def _switches(text: str) -> list[bool]:
 def capture(out, tests, threads, repetitions, time_s, tables, table_size, doublewrite, compression, socket, host,
             port, user, note) -> None:
     """Run sysbench over thread counts and variants and write a bundle that validates."""
-    from .capture import Capture, CaptureConfig, CaptureError, Connection
+    from .contribute.capture import Capture, CaptureConfig, CaptureError, Connection
 
     connection = Connection(socket=socket, host=host, port=port, user=user,
                             password=os.environ.get("BENCHDB_MYSQL_PASSWORD")) if (socket or host) else None

@@ -21,7 +21,7 @@ SCHEMA_VERSION = 1
 # and by the browser's CSV downloads (site/assets/js/csv-cells.js).
 CSV_CELLS_PATH = Path(__file__).with_name("csv-cells.json")
 CSV_CELLS = json.loads(CSV_CELLS_PATH.read_text(encoding="utf-8"))
-# The largest whole number the database's INTEGER columns hold (ingest/sql/schema.sql).
+# The largest whole number the database's INTEGER columns hold (ingest/database/sql/schema.sql).
 INT_MAX = 2**31 - 1
 # What `benchdb import` writes where only the contributor knows the value (storage product, RAID level,
 # drives, protocol, host): `benchdb validate` reports each as "to be stated", with its line.
@@ -324,7 +324,7 @@ class Derived(Model):
     state: ArrayState | None = None
     threads: Positive | None = None
     relation: Text = Field(description="The relation exactly as printed")
-    formula: Text = Field(description="The relation as arithmetic over the bundle's values (ingest/claims.py)")
+    formula: Text = Field(description="The relation as arithmetic over the bundle's values (ingest/bundles/claims.py)")
     decimals: Annotated[int, Field(ge=0, le=6)] = Field(
         0, description="Decimal places the relation supports: the computed value is rounded to them")
     provenance: Provenance
@@ -357,7 +357,7 @@ class Claim(Model):
     where: Provenance
     stated: float | None = Field(None, description="The figure the claim states, in unit")
     unit: Text | None = None
-    formula: Text | None = Field(None, description="Arithmetic over the bundle's values (see ingest/claims.py)")
+    formula: Text | None = Field(None, description="Arithmetic over the bundle's values (see ingest/bundles/claims.py)")
     relation: Literal["about", "at least", "at most"] = Field(
         "about", description='How the stated figure is meant: "up to 85%" is about the highest computed value; '
                              '"more than twice" is at least')

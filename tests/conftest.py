@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.build import Layout, build_site
-from ingest.generation import TRASH
+from ingest.build.site import Layout, build_site
+from ingest.build.generation import TRASH
 from ingest.parsers import sysbench_intervals
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +57,7 @@ def layout() -> Layout:
 def built_site(layout: Layout, tmp_path_factory) -> Layout:
     """Build the real site once per test session (validate, load, export, Hugo). With pytest-xdist's
     workers (``make test``), the first to need it builds it and the others wait for that build: two
-    builds of one project at once stop one of them (build.py's lock), and a second one would replace
+    builds of one project at once stop one of them (build/site.py's lock), and a second one would replace
     the site a worker is serving."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         build_site(layout)

@@ -11,8 +11,8 @@ import duckdb
 import pytest
 
 from conftest import build_with_bundle, serve_folder
-from ingest.build import Layout
-from ingest.validate import validate_paths
+from ingest.build.site import Layout
+from ingest.bundles.validate import validate_paths
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bundles" / "rebuild-trace-fixture"
 

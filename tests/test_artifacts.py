@@ -78,10 +78,10 @@ def test_an_artifact_changed_after_loading_stops_the_export(tmp_path):
     import pytest
 
     from conftest import copy_project
-    from ingest.load import build_database
+    from ingest.database.load import build_database
     from ingest.publish import export_all
     from ingest.publish.artifacts import ArtifactChanged
-    from ingest.validate import validate_paths
+    from ingest.bundles.validate import validate_paths
 
     layout = copy_project(tmp_path / "project")
     bundles, _ = validate_paths([layout.data / MEASURED])

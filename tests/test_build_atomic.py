@@ -17,8 +17,8 @@ import duckdb
 import pytest
 
 from conftest import ROOT, copy_project
-from ingest.build import Layout, build_site
-from ingest.generation import SPARE, TRASH, new_generation, remove_stale, switch_to
+from ingest.build.site import Layout, build_site
+from ingest.build.generation import SPARE, TRASH, new_generation, remove_stale, switch_to
 
 STUDY = "graid-supremeraid-mysql-2023"
 CHANGED = "Changed on purpose"
@@ -29,8 +29,12 @@ CHANGED = "Changed on purpose"
 DRIVER = textwrap.dedent("""
     import os, signal, sys, threading, time
     from pathlib import Path
-    from ingest import build, embed_render, exporter, generation, stage
-    from ingest.build import Layout, build_site
+    from ingest.build import site as build
+    from ingest.build import embed_render
+    from ingest.build import exporter
+    from ingest.build import generation
+    from ingest.database import stage
+    from ingest.build.site import Layout, build_site
 
     def die():
         mine = [p.name for p in Path("/proc").iterdir() if p.name.isdigit() and _parent(p) == os.getpid()]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from ingest.load import build_database
-from ingest.validate import validate_paths
+from ingest.database.load import build_database
+from ingest.bundles.validate import validate_paths
 from schema import json_schema
 from test_validate import MINIMAL, _problems
 

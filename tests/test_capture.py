@@ -9,11 +9,11 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from ingest import capture as capture_module
-from ingest.capture import Capture, CaptureConfig, CaptureError, Connection, EmbeddedServer
+from ingest.contribute import capture as capture_module
+from ingest.contribute.capture import Capture, CaptureConfig, CaptureError, Connection, EmbeddedServer
 from ingest.cli import main
-from ingest.load import build_database
-from ingest.validate import validate_paths
+from ingest.database.load import build_database
+from ingest.bundles.validate import validate_paths
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1,4 +1,4 @@
-"""Children of a build die with it (ingest/children.py): a build killed with SIGKILL leaves no Node or
+"""Children of a build die with it (ingest/plumbing/children.py): a build killed with SIGKILL leaves no Node or
 Hugo running, and a failed step stops its worker processes."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from ingest import children
+from ingest.plumbing import children
 
 ROOT = Path(__file__).resolve().parents[1]
 
 PARENT = """
 import sys
 sys.path.insert(0, {root!r})
-from ingest import children
+from ingest.plumbing import children
 children.run(["sleep", "60"])
 """
 
@@ -30,7 +30,7 @@ children.run(["sleep", "60"])
 POOL_PARENT = """
 import os, sys, time
 sys.path.insert(0, {root!r})
-from ingest import children
+from ingest.plumbing import children
 
 def pid_after(seconds):
     time.sleep(seconds)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.claims import FormulaError, Values, evaluate, usable_fraction
-from ingest.validate import validate_paths
+from ingest.bundles.claims import FormulaError, Values, evaluate, usable_fraction
+from ingest.bundles.validate import validate_paths
 
 from test_validate import MINIMAL
 

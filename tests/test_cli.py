@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ingest.build import BuildError, Layout, build_site
+from ingest.build.site import BuildError, Layout, build_site
 from ingest.cli import main
-from ingest.problems import BundleError
+from ingest.bundles.problems import BundleError
 
 from conftest import copy_project
 from test_validate import MINIMAL
@@ -99,7 +99,7 @@ def test_invalid_bundle_stops_the_build_before_anything_is_written(project: Layo
 
 
 def test_a_second_build_in_the_same_folder_stops_with_one_line(project: Layout):
-    from ingest.build import one_build
+    from ingest.build.site import one_build
 
     with one_build(project):
         with pytest.raises(BuildError) as err:

@@ -1,5 +1,5 @@
 """Compare's overlap marks are worked out in the browser (site/assets/js/overlap.js) for the picked
-series; the rule is the SQL macros ``same_point`` and ``spreads_overlap`` (ingest/sql/publish.sql). Both
+series; the rule is the SQL macros ``same_point`` and ``spreads_overlap`` (ingest/database/sql/publish.sql). Both
 implementations give the same answer on a table of cases, NULLs included."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ POINTS = [  # (metric, unit, state, threads)
 
 
 def _macros(con: duckdb.DuckDBPyConnection) -> None:
-    sql = (ROOT / "ingest" / "sql" / "publish.sql").read_text(encoding="utf-8")
+    sql = (ROOT / "ingest" / "database" / "sql" / "publish.sql").read_text(encoding="utf-8")
     for name in ("spreads_overlap", "same_point"):
         (statement,) = re.findall(rf"CREATE MACRO {name}\(.*?;", sql, re.S)
         con.execute(statement)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from ingest.diff import diff
-from ingest.diff_markdown import markdown
+from ingest.contribute.diff import diff
+from ingest.contribute.diff_markdown import markdown
 
 GRAID = "graid-supremeraid-mysql-2023"
 
@@ -191,7 +191,7 @@ def test_a_ref_is_never_an_option_of_git(tmp_path, ref):
 
 
 def test_a_preview_base_is_never_an_option_of_git(tmp_path):
-    from ingest.preview import preview_data
+    from ingest.contribute.preview import preview_data
 
     target = tmp_path / "target"
     environ = {"CONTEXT": "deploy-preview", "REVIEW_ID": "7", "PREVIEW_BASE": f"--output={target}"}

@@ -1,4 +1,4 @@
-"""Files' digests remembered from one build to the next by their identity (ingest/digests.py)."""
+"""Files' digests remembered from one build to the next by their identity (ingest/plumbing/digests.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 import time
 from pathlib import Path
 
-from ingest.digests import Digests
+from ingest.plumbing.digests import Digests
 
 
 def _sha(data: bytes) -> str:

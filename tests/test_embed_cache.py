@@ -11,11 +11,14 @@ import time
 import pytest
 
 from conftest import FIXTURES, ROOT, copy_project
-from ingest import build, embed_cache, embed_render, embed_specs
-from ingest.build import BuildError, Layout
-from ingest.embed_render import EmbedPlan, plan_embeds, render_embeds
-from ingest.cache import prune as cache_prune
-from ingest.embed_cache import EmbedCache, code_files
+from ingest.build import site as build
+from ingest.build import embed_cache
+from ingest.build import embed_render
+from ingest.publish import embed_specs
+from ingest.build.site import BuildError, Layout
+from ingest.build.embed_render import EmbedPlan, plan_embeds, render_embeds
+from ingest.plumbing.cache import prune as cache_prune
+from ingest.build.embed_cache import EmbedCache, code_files
 
 FRAMED = next(c for c in json.loads((FIXTURES / "charts" / "specs.json").read_text(encoding="utf-8"))["charts"]
               if c["name"] == "by-x-framed")

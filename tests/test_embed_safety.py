@@ -103,7 +103,7 @@ def test_citation_links_carry_the_deployment_s_address(hostile_site, page):
 
 
 def test_the_deploy_preview_s_address_wins_over_the_site_s(monkeypatch):
-    from ingest.build import site_url
+    from ingest.build.site import site_url
 
     monkeypatch.setenv("URL", "https://benchdb.example")
     monkeypatch.delenv("DEPLOY_PRIME_URL", raising=False)

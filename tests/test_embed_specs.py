@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from ingest.embed_specs import read, read_each, write
-from ingest.problems import BuildError
+from ingest.publish.embed_specs import read, read_each, write
+from ingest.bundles.problems import BuildError
 
 
 def test_charts_are_read_back_as_written_one_a_line(tmp_path):
@@ -38,7 +38,7 @@ def test_a_file_written_otherwise_is_refused(tmp_path):
     path.write_text(json.dumps({"charts": [{"id": "c0"}]}), encoding="utf-8")
     with pytest.raises(BuildError) as caught:
         read(path)
-    assert str(caught.value) == f"{path}: not a list of charts one a line, as ingest/embed_specs.py writes it"
+    assert str(caught.value) == f"{path}: not a list of charts one a line, as ingest/publish/embed_specs.py writes it"
 
 
 def test_a_line_without_an_id_is_named(tmp_path):

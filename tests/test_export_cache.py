@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_project, remove_build
-from ingest.build import Layout, build_site
-from ingest.cache import link_or_copy
+from ingest.build.site import Layout, build_site
+from ingest.plumbing.cache import link_or_copy
 from ingest.publish import export_all
 from ingest.publish.study_cache import TEXTS, lookup, store
-from ingest.stage import build_database_from, stage_bundles
+from ingest.database.stage import build_database_from, stage_bundles
 from test_stage import _differences
 
 MEASURED = "measured-mariadb-2core-vm"

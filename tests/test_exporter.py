@@ -1,4 +1,4 @@
-"""The load and the export in a process of their own (ingest/exporter.py): from APART_FROM bundles on,
+"""The load and the export in a process of their own (ingest/build/exporter.py): from APART_FROM bundles on,
 what they write is what the build's own process writes, their errors come back as they were raised,
 and a failed build stops them. The same holds for the export's worker processes (publish.WORKERS_FROM)."""
 
@@ -11,12 +11,12 @@ import duckdb
 import pytest
 
 from conftest import copy_project
-from ingest import children
-from ingest import exporter as exporter_module
+from ingest.plumbing import children
+from ingest.build import exporter as exporter_module
 from ingest import publish
-from ingest.build import prepare
-from ingest.exporter import Exporter
-from ingest.generation import new_generation
+from ingest.build.site import prepare
+from ingest.build.exporter import Exporter
+from ingest.build.generation import new_generation
 from test_export_cache import MEASURED, _edit, _studies_line
 from test_stage import _differences
 

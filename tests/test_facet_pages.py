@@ -221,8 +221,8 @@ def test_a_facet_with_more_studies_than_a_page_goes_on_at_its_next_page(tmp_path
     """/storage-product/ holds two studies: at one study a page, the second is on /storage-product/2/,
     each page links the other, and facet charts embed with the address of the page they are on."""
     from conftest import copy_project
-    from ingest.build import build_site, render_site
-    from ingest.generation import new_generation
+    from ingest.build.site import build_site, render_site
+    from ingest.build.generation import new_generation
     from ingest.publish import facets as facets_module
 
     monkeypatch.setattr(facets_module, "STUDIES_PER_PAGE", 1)

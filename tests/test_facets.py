@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from ingest.claims import usable_fraction
+from ingest.bundles.claims import usable_fraction
 
 
 @pytest.mark.parametrize("level,drives,group,fraction", [

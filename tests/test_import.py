@@ -11,9 +11,9 @@ import pytest
 import yaml
 
 from conftest import FIXTURES, ROOT, copy_project
-from ingest.build import build_site
-from ingest.importer import ImportFailed, import_folder
-from ingest.validate import validate_paths
+from ingest.build.site import build_site
+from ingest.contribute.importer import ImportFailed, import_folder
+from ingest.bundles.validate import validate_paths
 
 RW = "web-1.0.20-oltp-rw-ivl20-shell-prompt.log"  # 54 lines: sysbench 1.0.20 oltp_read_write, 64 threads
 RO = "web-0.4.12-oltp-ro-2thr-lastmsg-repeated.log"

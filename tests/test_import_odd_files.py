@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from conftest import FIXTURES
 from ingest.cli import main
-from ingest.importer import MAX_FILE_BYTES, MAX_NAME
+from ingest.contribute.importer import MAX_FILE_BYTES, MAX_NAME
 from ingest.parsers.sysbench_runs import parse_text_runs
 
 LOGS = FIXTURES / "sysbench"

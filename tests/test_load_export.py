@@ -9,11 +9,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest import load as load_module
+from ingest.database import load as load_module
 from ingest.publish import export_all
-from ingest.fields import keys
-from ingest.load import build_database
-from ingest.validate import validate_paths
+from ingest.bundles.fields import keys
+from ingest.database.load import build_database
+from ingest.bundles.validate import validate_paths
 from schema import SCHEMA_PATH, json_schema
 
 GRAID = "graid-supremeraid-mysql-2023"
@@ -158,7 +158,7 @@ def test_json_schema_is_up_to_date():
 
 def test_a_facet_is_one_registry_entry(database, tmp_path, monkeypatch):
     """Give the filesystem field the filter role: Explore offers it, and every row carries its value."""
-    from ingest import fields as fields_module
+    from ingest.bundles import fields as fields_module
     from ingest.publish.explore import export_explore, write_explore_index
 
     registry = fields_module.registry()

@@ -14,12 +14,12 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.claims import FormulaError, Values, evaluate
+from ingest.bundles.claims import FormulaError, Values, evaluate
 from ingest.publish import export_all
 from ingest.publish.csv_cells import defused, defused_select
-from ingest.stage import build_database_from, stage_bundles
-from ingest.validate import validate_paths
-from ingest.yamlfile import MAX_BYTES, YamlProblem, load_yaml
+from ingest.database.stage import build_database_from, stage_bundles
+from ingest.bundles.validate import validate_paths
+from ingest.bundles.yamlfile import MAX_BYTES, YamlProblem, load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 MALFORMED = ROOT / "tests" / "fixtures" / "malformed"
@@ -62,7 +62,7 @@ VALID = [case for case in CASES if all(m == "(valid)" or ": warning: " in m for 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory) -> Path:
     """Every case that validates (warnings at most), staged, loaded into one database and exported, as
-    `benchdb build` does (ingest/build.py prepare, without Hugo)."""
+    `benchdb build` does (ingest/build/site.py prepare, without Hugo)."""
     data = tmp_path_factory.mktemp("data")
     for case in VALID:
         shutil.copytree(MALFORMED / case, data / case)

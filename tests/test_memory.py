@@ -1,4 +1,4 @@
-"""Memory handed back between a build's steps (ingest/memory.py)."""
+"""Memory handed back between a build's steps (ingest/plumbing/memory.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest import children
-from ingest.memory import COLLECT_AFTER, drop_cached_blocks, fewer_collections
+from ingest.plumbing import children
+from ingest.plumbing.memory import COLLECT_AFTER, drop_cached_blocks, fewer_collections
 
 
 def _held(con: duckdb.DuckDBPyConnection) -> int:

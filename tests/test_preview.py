@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from conftest import ROOT, copy_project
-from ingest.build import build_site
-from ingest.preview import preview_data
+from ingest.build.site import build_site
+from ingest.contribute.preview import preview_data
 
 GRAID = "graid-supremeraid-mysql-2023"
 

@@ -1,4 +1,4 @@
-"""A folder of links brought up to date in place (ingest/recycle.py): the spare generation's files kept,
+"""A folder of links brought up to date in place (ingest/plumbing/recycle.py): the spare generation's files kept,
 replaced or removed, and never written through."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest import recycle
-from ingest.generation import SPARE, TRASH, keep_spare, new_generation, switch_to
-from ingest.problems import BuildError
-from ingest.recycle import Tree
-from ingest.shards import link_tree
+from ingest.plumbing import recycle
+from ingest.build.generation import SPARE, TRASH, keep_spare, new_generation, switch_to
+from ingest.bundles.problems import BuildError
+from ingest.plumbing.recycle import Tree
+from ingest.build.shards import link_tree
 
 
 def _write(path: Path, text: str) -> Path:

@@ -1,4 +1,4 @@
-"""Run-quality grades (schema/run-quality.yaml, ingest/sql/quality.sql): hand-checked outcomes on real
+"""Run-quality grades (schema/run-quality.yaml, ingest/database/sql/quality.sql): hand-checked outcomes on real
 logs (the measured bundle, the corpus logs of the fixtures) and on synthetic series built to hit each
 rule, then the badges, the About page, Explore's filter and Compare's warning."""
 
@@ -13,10 +13,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.load import build_database, create_schema
-from ingest.parsers.sysbench import parse_file
-from ingest.quality import grade_runs, rules
-from ingest.validate import validate_file
+from ingest.database.load import build_database, create_schema
+from ingest.parsers.sysbench_runs import parse_file
+from ingest.database.quality import grade_runs, rules
+from ingest.bundles.validate import validate_file
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURED = ROOT / "data" / "measured-mariadb-2core-vm"

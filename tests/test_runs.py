@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from conftest import build_with_bundle, serve_folder
-from ingest.build import Layout
+from ingest.build.site import Layout
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bundles" / "sysbench-logs-fixture"
 PAGE = "/studies/sysbench-logs-fixture/"

@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.validate import validate_paths
+from ingest.bundles.validate import validate_paths
 from seeds import seed_lines
 
 STUDY = "scaleflux-csd2000-mysql-2020"

@@ -1,4 +1,4 @@
-"""The scripts' bundles kept for the runs of Hugo (ingest/script_cache.py). A build that reads them
+"""The scripts' bundles kept for the runs of Hugo (ingest/build/script_cache.py). A build that reads them
 writes the pages a clean build writes: tests/test_stage.py."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import script_cache
+from ingest.build import script_cache
 
 HASH = "0123456789abcdef" * 4
 

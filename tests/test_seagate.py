@@ -7,7 +7,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.validate import validate_paths
+from ingest.bundles.validate import validate_paths
 
 STUDY = "seagate-nytro-mysql-2015"
 BUNDLE = Path(__file__).resolve().parents[1] / "data" / STUDY

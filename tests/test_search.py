@@ -1,5 +1,5 @@
 """Search: Pagefind's index of the study, facet and prose pages, written at build time
-(ingest/search_index.py), asked from the /search/ page in the browser; the header's box works without
+(ingest/build/search_index.py), asked from the /search/ page in the browser; the header's box works without
 a script (a plain GET form to /search/)."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import urllib.request
 from pathlib import Path
 
 from conftest import ROOT, copy_project
-from ingest.cache import CacheCounts
-from ingest.search_index import RUNNER, _pagefind_command, index_search, parts_of
+from ingest.plumbing.cache import CacheCounts
+from ingest.build.search_index import RUNNER, _pagefind_command, index_search, parts_of
 
 GRAID = "graid-supremeraid-mysql-2023"
 
@@ -122,7 +122,7 @@ def test_the_live_server_serves_the_search_index(tmp_path):
     """`benchdb build --serve` (Hugo's server renders in memory) mounts the search index the build wrote."""
     layout = copy_project(tmp_path / "project")
     port = _free_port()
-    code = ("from pathlib import Path; from ingest.build import Layout, serve; "
+    code = ("from pathlib import Path; from ingest.build.site import Layout, serve; "
             f"serve(Layout(Path({str(layout.root)!r})), port={port})")
     server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               start_new_session=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.validate import validate_paths
+from ingest.bundles.validate import validate_paths
 from schema.models import Derived, ResultTable
 from seeds import printed_near, quoted_pieces, seed_of
 

@@ -1,4 +1,4 @@
-"""The site rendered in parts (ingest/shards.py): each group of studies' pages from its own data, the
+"""The site rendered in parts (ingest/build/shards.py): each group of studies' pages from its own data, the
 rest over all of it, and a group's pages from the cache when nothing it reads changed."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_project
-from ingest import shards
-from ingest.build import Layout, build_site, hugo_env, prepare, render_site
-from ingest.cache import CacheCounts
-from ingest.generation import Generation, new_generation
-from ingest.problems import BuildError
-from ingest.page_keys import _cuts, folders_by_study
-from ingest.shards import (CATALOGUE, Job, _cut, facet_pages_of, facet_run_data, link_tree, render_pages,
+from ingest.build import shards
+from ingest.build.site import Layout, build_site, hugo_env, prepare, render_site
+from ingest.plumbing.cache import CacheCounts
+from ingest.build.generation import Generation, new_generation
+from ingest.bundles.problems import BuildError
+from ingest.build.page_keys import _cuts, folders_by_study
+from ingest.build.shards import (CATALOGUE, Job, _cut, facet_pages_of, facet_run_data, link_tree, render_pages,
                            shard_count, shard_of, split_data)
 from test_stage import _differences
 
@@ -149,7 +149,7 @@ def test_a_data_file_nobody_placed_stops_the_build(built: Layout, tmp_path: Path
     (data / "ranking.json").write_text("{}", encoding="utf-8")
     with pytest.raises(BuildError) as error:
         split_data(data=data, out=tmp_path / "parts")
-    assert str(error.value) == (f"exported data {data / 'ranking.json'}: not in ingest/shards.py's CATALOGUE "
+    assert str(error.value) == (f"exported data {data / 'ranking.json'}: not in ingest/build/shards.py's CATALOGUE "
                                 "(say which pages read it: each study's, or only the site's)")
 
 
@@ -183,11 +183,11 @@ def test_a_runs_pages_go_to_their_studies_by_their_folders(tmp_path: Path):
     with pytest.raises(BuildError) as error:
         folders_by_study(run, studies=("a", "b"), charts={"a--tps": "a"})
     assert str(error.value) == (f"{run}/studies/c: a page of none of this run's studies (study 'c'; "
-                                "ingest/page_keys.py: STUDY_FOLDERS)")
+                                "ingest/build/page_keys.py: STUDY_FOLDERS)")
     with pytest.raises(BuildError) as error:
         folders_by_study(run, studies=("a", "b", "c"), charts={})
     assert str(error.value) == (f"{run}/embed/a--tps: a page of none of this run's studies (chart 'a--tps'; "
-                                "ingest/page_keys.py: STUDY_FOLDERS)")
+                                "ingest/build/page_keys.py: STUDY_FOLDERS)")
 
 
 def test_trees_linked_into_one_share_their_files_and_must_agree_on_the_rest(tmp_path: Path):

@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from conftest import netlify_headers
-from ingest.fields import field
+from ingest.bundles.fields import field
 from ingest.publish.sql_page import examples
 
 EXAMPLE = {e.id: e for e in examples()}

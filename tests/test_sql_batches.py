@@ -11,7 +11,7 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from ingest.load import IN_ORDER
+from ingest.database.load import IN_ORDER
 from ingest.publish import sql_batches
 from ingest.publish.db import in_studies
 from ingest.publish.sql_page import _arrow_select

@@ -1,4 +1,4 @@
-"""Per-bundle work cached by content (ingest/stage.py): what a build reads from the cache, and that a
+"""Per-bundle work cached by content (ingest/database/stage.py): what a build reads from the cache, and that a
 build from the cache writes the same site and database as a clean one."""
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ import pyarrow as pa
 import pytest
 
 from conftest import copy_project, remove_build
-from ingest import script_cache, stage
-from ingest.build import Layout, build_site, prepare
-from ingest.generation import SPARE, new_generation
-from ingest.load import TABLES, build_database
-from ingest.quality import GRADED
-from ingest.stage import bundle_key, stage_bundles
-from ingest.validate import validate_paths
+from ingest.build import script_cache
+from ingest.database import stage
+from ingest.build.site import Layout, build_site, prepare
+from ingest.build.generation import SPARE, new_generation
+from ingest.database.load import TABLES, build_database
+from ingest.database.quality import GRADED
+from ingest.database.stage import bundle_key, stage_bundles
+from ingest.bundles.validate import validate_paths
 
 MEASURED = "measured-mariadb-2core-vm"
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from ingest.parsers import ParseError
-from ingest.parsers.sysbench import parse_runs
+from ingest.parsers.sysbench_runs import parse_runs
 from ingest.parsers.sysbench_intervals import IntervalColumns
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.parsers.sysbench import parse_file
+from ingest.parsers.sysbench_runs import parse_file
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"
 

@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from ingest.cli import main
-from ingest.parsers.sysbench import _Parser, parse_text
+from ingest.parsers.sysbench import _Parser
+from ingest.parsers.sysbench_runs import parse_text
 from ingest.parsers import sysbench_intervals
 from ingest.parsers.sysbench_intervals import INTERVAL_COLUMNS, read_block
 

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from ingest.cli import main
 from ingest.parsers import ParseError
-from ingest.parsers.sysbench import _Parser, parse_file, parse_text
+from ingest.parsers.sysbench import _Parser
+from ingest.parsers.sysbench_runs import parse_file, parse_text
 
 # the block reader reads every run of interval lines here, however short (conftest.every_block)
 pytestmark = pytest.mark.usefixtures("every_block")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from ingest.cli import main
 from ingest.parsers import ParseError
-from ingest.parsers.sysbench import parse_file, parse_runs, parse_text
+from ingest.parsers.sysbench_runs import parse_file, parse_runs, parse_text
 from ingest.parsers.sysbench_runs import parse_text_runs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"

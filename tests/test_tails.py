@@ -9,9 +9,9 @@ import duckdb
 import pytest
 
 from conftest import build_with_bundle, serve_folder
-from ingest.load import build_database, create_schema
-from ingest.parsers.sysbench import parse_file
-from ingest.validate import validate_file
+from ingest.database.load import build_database, create_schema
+from ingest.parsers.sysbench_runs import parse_file
+from ingest.bundles.validate import validate_file
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "bundles" / "histogram-states-fixture"

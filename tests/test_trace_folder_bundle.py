@@ -14,8 +14,8 @@ import duckdb
 import pytest
 
 from conftest import build_with_bundle
-from ingest.build import Layout
-from ingest.validate import validate_paths
+from ingest.build.site import Layout
+from ingest.bundles.validate import validate_paths
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bundles" / "rebuild-folder-fixture"
 SNAPSHOTS = sorted((FIXTURE / "artifacts" / "mdstat").iterdir())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ingest.validate import validate_paths
+from ingest.bundles.validate import validate_paths
 
 MINIMAL = """\
 schema_version: 1

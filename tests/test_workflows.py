@@ -13,8 +13,8 @@ from pathlib import Path
 import yaml
 
 from conftest import ROOT
-from ingest.github import annotation
-from ingest.problems import Problem
+from ingest.contribute.github import annotation
+from ingest.bundles.problems import Problem
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 ACTIONLINT = Path(sys.executable).parent / "actionlint"  # installed by `make test` (Makefile)
@@ -100,7 +100,7 @@ def test_nothing_a_bundle_or_its_folder_holds_starts_a_command_on_either_stream(
 
 
 def test_a_log_line_that_would_start_a_command_is_defused():
-    from ingest.github import log_line
+    from ingest.contribute.github import log_line
 
     assert log_line("  ::error::x") == "  %3A:error::x"
     assert log_line("a ##[warning]b ##[c") == "a #%23[warning]b #%23[c"

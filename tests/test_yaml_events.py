@@ -1,4 +1,4 @@
-"""YAML read from the parser's events (ingest/yamlfile.py, _from_events) gives what the long way gives
+"""YAML read from the parser's events (ingest/bundles/yamlfile.py, _from_events) gives what the long way gives
 (PyYAML's nodes composed, constructed and walked for their lines): the same values of the same types,
 the same lines, the same numbers kept as text and the same problems, or it leaves the file to the long
 way. Checked on every YAML file of the project (bundles, fixtures, schema) and on documents made for
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.yamlfile import YamlProblem, _from_events, _loader, _read, _the_long_way, _Unusual
+from ingest.bundles.yamlfile import YamlProblem, _from_events, _loader, _read, _the_long_way, _Unusual
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted(p for folder in ("data", "tests", "schema") for p in (ROOT / folder).rglob("*.yaml"))

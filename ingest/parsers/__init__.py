@@ -1,113 +1,23 @@
 """Artifact parsers, by format name: ``benchdb parse FORMAT FILE`` looks them up here.
 
 Each parser takes a path and returns JSON-ready data, or raises ParseError with a message
-of the form ``file:line: reason``.
+of the form ``file:line: reason`` (reading.py: what every parser reads a file with).
 """
 
 from __future__ import annotations
 
-import gc
-import hashlib
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
+from . import mdstat, mdstat_trace, sysbench_runs
+from .reading import (PIECE_BYTES, ParseError, artifact_digest, artifact_pieces, no_cyclic_gc, read_artifact,
+                      split_pieces)
 
-class ParseError(Exception):
-    pass
+__all__ = ["PARSERS", "PIECE_BYTES", "ParseError", "artifact_digest", "artifact_pieces", "no_cyclic_gc",
+           "read_artifact", "split_pieces"]
 
-
-PARSERS: dict[str, Callable[[Path], dict]] = {}
-
-
-PIECE_BYTES = 4 << 20  # artifacts are read this much at a time, cut after the last whole line
-
-
-def split_pieces(data: bytes, *, size: int | None = None) -> Iterator[bytes]:
-    """``data`` as pieces of whole lines of about ``size`` bytes (each ending in a newline), then
-    what follows the last newline (perhaps nothing), as artifact_pieces gives a file."""
-    size = size or PIECE_BYTES
-    start = 0
-    while (cut := data.rfind(b"\n", start, start + size) + 1) or (cut := data.find(b"\n", start) + 1):
-        yield data[start:cut]
-        start = cut
-    yield data[start:]
-
-
-def artifact_pieces(path: Path, *, kind: str, size: int | None = None) -> Iterator[bytes]:
-    """An artifact's bytes read a piece at a time, cut as split_pieces cuts them; a clean error for an
-    unreadable or binary file ("not <kind> (binary data)"), raised before the first piece, and for a line
-    longer than a piece, raised where it starts: no more than a piece is ever held, whatever follows
-    (a log followed by gigabytes of zeros was read whole: issue #49)."""
-    size = size or PIECE_BYTES
-    line = 1
-    try:
-        with Path(path).open("rb") as f:
-            piece = f.read(size)
-            if b"\0" in piece[:4096]:
-                raise ParseError(f"{path}: not {kind} (binary data)")
-            while len(piece) == size:
-                cut = piece.rfind(b"\n") + 1
-                if not cut:
-                    raise ParseError(f"{path}:{line}: a line longer than {size:,} bytes: not {kind}")
-                f.seek(cut - len(piece), 1)  # the part line after the cut is read again with the next piece
-                yield piece[:cut]
-                line += piece.count(b"\n", 0, cut)
-                piece = f.read(size)
-    except OSError as exc:
-        raise ParseError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    yield from split_pieces(piece, size=size)  # the end of the file: less than a piece
-
-
-def read_artifact(path: Path, *, kind: str) -> str:
-    """An artifact's text; a clean error for an unreadable or binary file ("not <kind> (binary data)")."""
-    return b"".join(artifact_pieces(path, kind=kind)).decode("utf-8", errors="replace")
-
-
-def artifact_digest(path: Path) -> tuple[int, str]:
-    """(bytes, SHA-256) of an artifact file; for a folder (an mdstat trace of snapshot files), the bytes of
-    its files together and the SHA-256 of its listing, one "name NUL bytes NUL SHA-256 of the file" line
-    per file in name order, so that a changed, added or removed file changes it."""
-    path = Path(path)
-    if not path.is_dir():
-        with path.open("rb") as f:
-            return path.stat().st_size, hashlib.file_digest(f, "sha256").hexdigest()
-    listing = hashlib.sha256()
-    total = 0
-    for f in sorted(p for p in path.iterdir() if p.is_file() and not p.is_symlink()):
-        size, digest = artifact_digest(f)
-        total += size
-        listing.update(f"{f.name}\0{size}\0{digest}\n".encode())
-    return total, listing.hexdigest()
-
-
-@contextmanager
-def no_cyclic_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a parser builds many small, acyclic objects:
-    its full collections otherwise rescan the growing result and make parsing superlinear."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _register() -> None:
-    from . import sysbench
-
-    PARSERS["sysbench"] = sysbench.parse_log  # one run, or {"runs": [...]} for a file of several
-
-
-_register()
-
-
-def _register_mdstat() -> None:
-    from . import mdstat, mdstat_trace
-
-    PARSERS["mdstat"] = mdstat.parse_file
-    PARSERS["mdstat-trace"] = mdstat_trace.parse_trace
-
-
-_register_mdstat()
+PARSERS: dict[str, Callable[[Path], dict]] = {
+    "sysbench": sysbench_runs.parse_log,  # one run, or {"runs": [...]} for a file of several
+    "mdstat": mdstat.parse_file,
+    "mdstat-trace": mdstat_trace.parse_trace,
+}

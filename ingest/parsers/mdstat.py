@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import ParseError, read_artifact
+from .reading import ParseError, read_artifact
 from .mdstat_checks import MAX_COUNT, bitmap_off, progress_problems, size_off
 from .mdstat_progress import looks_like_progress, read_progress
 

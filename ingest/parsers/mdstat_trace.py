@@ -15,7 +15,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import ParseError, no_cyclic_gc
+from .reading import ParseError, no_cyclic_gc
 from .mdstat import array_state, parse_snapshot_lines, read_text
 
 RE_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?$")

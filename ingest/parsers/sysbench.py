@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 import numpy as np
 
-from . import ParseError
+from .reading import ParseError
 from .sysbench_command import RE_CONTINUED, is_opener, opens_a_run, read_command
 from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, read_block, storable
 from .sysbench_shapes import (
@@ -25,7 +25,9 @@ from .sysbench_shapes import (
     RE_THREADS, RE_VERSION, RE_VERSION_TEXT, SECTIONS, SOURCE_KEYS, half_unit, is_num, num, pct, unit, whole,
 )
 
-__all__ = ["INTERVAL_COLUMNS", "parse_file", "parse_log", "parse_runs", "parse_text"]
+# The parser of one run's lines. Reading a file (its runs, one or all) is sysbench_runs.py's, which
+# drives this parser: parse_file, parse_log, parse_runs, parse_text are there.
+__all__ = ["INTERVAL_COLUMNS"]
 
 
 def _empty() -> dict:
@@ -477,6 +479,3 @@ class _Parser:
 
 # The sections a final report starts with ("Throughput:" is printed twice by master's fileio test).
 _OPENS_A_REPORT = {"sql", "general", "cpu", "fileio", "memory"}
-
-
-from .sysbench_runs import parse_file, parse_log, parse_runs, parse_text  # noqa: E402  (they drive _Parser)

@@ -12,7 +12,7 @@ from math import fsum, sqrt
 
 import numpy as np
 
-from . import ParseError
+from .reading import ParseError
 from .sysbench_command import threads_given
 from .sysbench_intervals import floats
 from .sysbench_shapes import KINDS, MAX_SKIPPED, OLTP_TESTS, PERCENTILE_SLACK, half_unit

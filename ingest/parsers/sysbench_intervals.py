@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 # The columns of an interval sample, in the order sysbench 1.0 prints them: the one list the loader
-# and the intervals table (ingest/sql/schema.sql, checked by a test) follow.
+# and the intervals table (ingest/database/sql/schema.sql, checked by a test) follow.
 INTERVAL_COLUMNS = ("t_s", "threads", "tps", "qps", "reads_s", "writes_s", "other_s", "latency_pct", "latency_ms",
                     "errors_s", "reconnects_s")
 

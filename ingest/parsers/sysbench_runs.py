@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from . import ParseError, artifact_pieces, no_cyclic_gc, split_pieces
+from .reading import ParseError, artifact_pieces, no_cyclic_gc, split_pieces
 from .sysbench import _Parser
 from .sysbench_checks import finish
 from .sysbench_intervals import feed_lines, read_piece

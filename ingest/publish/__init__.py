@@ -1,6 +1,6 @@
 """Publish step: write the downloads and the data the Hugo site reads, from the database only, one
 module per page family (downloads, study, explore, facets, compare, embeds) over the SQL views of
-ingest/sql/publish.sql. Everything the site shows about results comes out of DuckDB here, so the
+ingest/database/sql/publish.sql. Everything the site shows about results comes out of DuckDB here, so the
 pages, the downloads and the database cannot disagree. A study's own outputs can come from the
 export's cache instead (study_cache.py), and so can its rows of /sql/'s files (sql_batches.py); whatever
 reads several studies is exported every time."""
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import duckdb
 
-from .. import children
-from ..fields import as_data
-from ..memory import hand_back_memory
+from ..plumbing import children
+from ..bundles.fields import as_data
+from ..plumbing.memory import hand_back_memory
 from .artifacts import artifact_rows, export_artifacts, write_artifact_list
 from .badges import export_badges
 from .colours import positions
@@ -35,8 +35,8 @@ from .quality import export_quality
 from .study import export_studies
 from .study_cache import (AGGREGATED, export_key, head, lookup, prune_entries, record, restore, store, with_artifacts,
                           with_sql)
-from ..cache import CacheCounts
-from ..recycle import Tree
+from ..plumbing.cache import CacheCounts
+from ..plumbing.recycle import Tree
 
 
 def take_from_cache(*, out_dir: Path, cache: Path, bundle_keys: dict[str, str], site_url: str = "") -> dict[str, dict]:

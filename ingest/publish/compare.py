@@ -11,7 +11,7 @@ Which values cannot be ranked (another picked series' spread meets theirs at the
 out in the browser, for the picked series only (site/assets/js/overlap.js): listing it here for every
 pair of series across all studies grows with the square of their number (at 1,000 bundles every point
 is shared by a thousand series). The rule stays the SQL macro ``spreads_overlap``
-(ingest/sql/publish.sql); tests/test_compare_overlap.py checks the script against it on a table of
+(ingest/database/sql/publish.sql); tests/test_compare_overlap.py checks the script against it on a table of
 cases."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..fields import fields
+from ..bundles.fields import fields
 from .db import RESULT_ORDER, group_of, rows
 from .like import config_sql
 

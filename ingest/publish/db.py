@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 
 RESULT_ORDER = "study, result_index, row_index, col_index"
-# The views the publish step reads, in dependency order (ingest/sql/results.sql, publish.sql).
+# The views the publish step reads, in dependency order (ingest/database/sql/results.sql, publish.sql).
 VIEWS = ("results", "coordinates", "values_at")
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..fields import keys
+from ..bundles.fields import keys
 from .csv_cells import defused_select
 from .db import RESULT_ORDER
 

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from .. import embed_specs
+from . import embed_specs
 from . import alt_text
 from .citation import chart_reference, files, sources_line
 from .csv_cells import defused

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..fields import fields
+from ..bundles.fields import fields
 from .db import RESULT_ORDER, group_of, rows
 
 # Besides the filter and table fields, each row carries these (the study's title for its link).

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..fields import Field, facet_pages, metric_label
+from ..bundles.fields import Field, facet_pages, metric_label
 from . import alt_text
 from .colours import colour_chart
 from .db import Snapshot
@@ -331,7 +331,7 @@ def page_name(slug: str, number: int) -> str:
 def write_facets(facets: dict, *, data_dir: Path) -> None:
     """Write ``facets.json``, each facet's prose and pages (with the ids of each page's studies), and
     ``facet_pages/<slug>-<n>.json``, the studies of each page (and on its last page, the studies with no
-    pair): a page is rendered, and kept in the page cache, from its own file (ingest/shards.py).
+    pair): a page is rendered, and kept in the page cache, from its own file (ingest/build/shards.py).
     ``facets`` is facet_pages_data's, each study's entry as ``entry_text`` wrote it (``part["text"]``)."""
     folder = data_dir / PAGES
     folder.mkdir()

@@ -16,7 +16,7 @@ facet a filesystem difference of that kind does not break the pair (the page nam
 from __future__ import annotations
 
 
-from ..fields import Field, fields
+from ..bundles.fields import Field, fields
 from .db import Snapshot
 
 NOT_STATED = "not stated"

@@ -1,5 +1,5 @@
 """Run-quality grades for the site: each run's grade, its rules' outcomes and stalls (from the
-run_grades, run_checks and run_stalls tables that ingest/sql/quality.sql fills), the rules themselves
+run_grades, run_checks and run_stalls tables that ingest/database/sql/quality.sql fills), the rules themselves
 for the "About the grades" page (data/run_quality.json), and run-quality.csv among the downloads."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..quality import as_data
+from ..database.quality import as_data
 from .csv_cells import defused_select
 from .db import Snapshot
 

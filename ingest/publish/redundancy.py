@@ -1,6 +1,6 @@
 """The price of redundancy on study pages: usable capacity, peak TPS per usable TB, the exposure window
 of a rebuild and the throughput kept while rebuilding, each derived with its formula and inputs (the
-redundancy_price view of ingest/sql/publish.sql); only where the bundle states what they need."""
+redundancy_price view of ingest/database/sql/publish.sql); only where the bundle states what they need."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 
-from ..fields import panels
+from ..bundles.fields import panels
 from . import alt_text
 from .db import RESULT_ORDER, Snapshot, rows
 

@@ -24,8 +24,8 @@ import pyarrow as pa
 import yaml
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from ..fields import fields
-from ..load import IN_ORDER, SQL_DIR
+from ..bundles.fields import fields
+from ..database.load import IN_ORDER, SQL_DIR
 from .db import in_studies
 from .sql_batches import ROWS_PER_BATCH, Computed, batches_file, copy, fresh, offsets, write_studies
 

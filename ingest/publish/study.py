@@ -7,7 +7,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from ..fields import metric_label
+from ..bundles.fields import metric_label
 from . import alt_text
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot

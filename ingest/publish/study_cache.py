@@ -34,10 +34,10 @@ import os
 import shutil
 from pathlib import Path
 
-from .. import embed_specs
+from . import embed_specs
 from . import sql_batches
-from ..cache import PRUNE_EVERY, TMP, link_or_copy, prune
-from ..recycle import NO_SPARE, Tree
+from ..plumbing.cache import PRUNE_EVERY, TMP, link_or_copy, prune
+from ..plumbing.recycle import NO_SPARE, Tree
 
 # ten times what 1,000 studies keep (0.57 GiB: 0.40 but for their rows of /sql/'s files, 0.17); a build's
 # own entries stay beyond it

@@ -1,6 +1,6 @@
 """Tail latency by array state for study pages: p95, p99 and p99.9 of each system, workload, thread
 count and state, from sysbench's --histogram output (the views run_latency, latency_by_state and
-state_histograms of ingest/sql/publish.sql), and the distributions a chart sets side by side where one
+state_histograms of ingest/database/sql/publish.sql), and the distributions a chart sets side by side where one
 system ran in more than one state."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-// Build-time embeds: draw each chart of a job (written by ingest/embed_render.py) as a standalone SVG
+// Build-time embeds: draw each chart of a job (written by ingest/build/embed_render.py) as a standalone SVG
 // (for documents and readers without JavaScript; a reader's browser makes a PNG of it on request,
 // site/assets/js/png.js), with the same pure renderers as the pages, on a pool of worker threads
 // (embed-worker.mjs), as many as the job says (one per core, fewer for few charts).
@@ -11,7 +11,7 @@ import {Worker} from "node:worker_threads";
 
 const BATCH = 8;  // charts a message: small enough to share the last charts between the workers
 const job = JSON.parse(readFileSync(process.argv[2], "utf-8"));
-const size = job.workers;  // ingest/embed_render.py chooses: one per core, fewer for few charts
+const size = job.workers;  // ingest/build/embed_render.py chooses: one per core, fewer for few charts
 const workerData = {out: job.out, width: job.width};
 
 const idle = [];

@@ -50,7 +50,7 @@ function showColumns(ids) {
   summary.dataset.differs = differing.join("|");
 }
 
-// Each row's coordinate (ingest/sql/publish.sql's same_point and spreads_overlap, in overlap.js).
+// Each row's coordinate (ingest/database/sql/publish.sql's same_point and spreads_overlap, in overlap.js).
 function coordinateOf(row) {
   const d = row.dataset;
   return {metric: d.metric, unit: d.unit, state: d.state || null, threads: d.threads ? Number(d.threads) : null,

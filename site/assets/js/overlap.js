@@ -1,4 +1,4 @@
-// Two rules of ingest/sql/publish.sql, applied by Compare in the browser to the series picked (listing
+// Two rules of ingest/database/sql/publish.sql, applied by Compare in the browser to the series picked (listing
 // every pair across all studies in the exporter grows with the square of their number): same_point
 // (two coordinates at the same metric, unit, state and load; NULL matches NULL) and spreads_overlap
 // (two coordinates cannot be ranked when at least one is the mean of repeated runs and their

@@ -10,7 +10,7 @@ const list = document.getElementById("search-results");
 const SHOWN = 20;       // pages listed
 const SECTIONS = 3;     // sections listed under a page
 
-// The index is in parts (ingest/search_index.py): the main one beside pagefind.js, and those that
+// The index is in parts (ingest/build/search_index.py): the main one beside pagefind.js, and those that
 // parts.json lists there, merged into it.
 let pagefind = null;
 async function engine() {

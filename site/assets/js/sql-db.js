@@ -1,5 +1,5 @@
 // DuckDB-WASM for the /sql/ page: the module and worker the site serves itself (under the page's
-// data-duckdb address, linked from the npm package at build time: ingest/wasm_files.py), and the
+// data-duckdb address, linked from the npm package at build time: ingest/build/wasm_files.py), and the
 // database's tables and views loaded from the Arrow streams the schema list names (data-file).
 import {AsyncDuckDB, VoidLogger, getPlatformFeatures} from "@duckdb/duckdb-wasm";
 

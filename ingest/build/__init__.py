@@ -1,0 +1,1 @@
+"""The site's build: its orchestration (site.py), the export of the database in child processes, the embeds drawn at build time, the search index, the shards Hugo renders, their page cache, and the generations a build swaps in whole."""

@@ -1,0 +1,1 @@
+"""A result bundle: its YAML read with lines, the field registry, validation against the schema and across fields, the problems found, and the figures computed from it (claims, derived values, alignment with mdstat traces)."""

@@ -1,0 +1,112 @@
+"""The registry of published fields (schema/fields.yaml): the one list of what a value is published
+with, read here for the results view and the exporters, and exported as ``fields.json`` for the
+templates and the scripts."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, StringConstraints, model_validator
+
+REGISTRY = Path(__file__).resolve().parents[2] / "schema" / "fields.yaml"
+Role = Literal["download", "filter", "column", "compare"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FacetPage(_Strict):
+    slug: str
+    title: str
+    baseline: Literal["baseline", "optimal"]
+    about: str
+
+
+class Field(_Strict):
+    # lower-case words joined by "_": a key is written into SQL, attribute names and query parameters
+    key: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
+    sql: str
+    bundle: str | None = None
+    label: str
+    display: Literal["on-off"] | None = None
+    roles: tuple[Role, ...]
+    page: FacetPage | None = None
+
+    def shown(self, column: str) -> str:
+        """SQL for how pages write this field's value of ``column`` (NULL stays NULL)."""
+        if self.display == "on-off":
+            return f"CASE WHEN {column} IS NULL THEN NULL WHEN {column} THEN 'on' ELSE 'off' END"
+        return f"CAST({column} AS VARCHAR)"
+
+
+class Named(_Strict):
+    key: str
+    label: str
+    name: str | None = None
+
+
+class Registry(_Strict):
+    fields: tuple[Field, ...]
+    metrics: tuple[Named, ...]
+    never_negative: frozenset[str]
+    panels: dict[Literal["runs", "rebuild"], tuple[Named, ...]]
+
+    @model_validator(mode="after")
+    def _unique(self) -> "Registry":
+        keys = [f.key for f in self.fields]
+        slugs = [f.page.slug for f in self.fields if f.page]
+        for name, items in (("key", keys), ("page slug", slugs)):
+            twice = sorted({k for k in items if items.count(k) > 1})
+            if twice:
+                raise ValueError(f"{REGISTRY.name}: {name} listed twice: {', '.join(twice)}")
+        return self
+
+
+@functools.cache
+def registry() -> Registry:
+    return Registry.model_validate(yaml.load(REGISTRY.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))
+
+
+def fields(role: Role | None = None) -> list[Field]:
+    """The fields in registry order; with ``role``, those that have it."""
+    return [f for f in registry().fields if role is None or role in f.roles]
+
+
+def field(key: str) -> Field:
+    return next(f for f in registry().fields if f.key == key)
+
+
+def keys(role: Role) -> list[str]:
+    return [f.key for f in fields(role)]
+
+
+def facet_pages() -> list[Field]:
+    return [f for f in registry().fields if f.page]
+
+
+def never_negative(metric: str | None) -> bool:
+    """Whether values of ``metric`` are never below zero (a throughput, a latency, ...)."""
+    return metric in registry().never_negative
+
+
+def metric_label(metric: str) -> str:
+    return next((m.label for m in registry().metrics if m.key == metric), metric)
+
+
+def panels(chart: Literal["runs", "rebuild"]) -> list[dict]:
+    """The panels of a chart over time, as its spec carries them to the renderers."""
+    return [p.model_dump() for p in registry().panels[chart]]
+
+
+def results_columns_sql() -> str:
+    """The select list of the results view: every field, as its key."""
+    return ",\n    ".join(f"{f.sql} AS {f.key}" for f in registry().fields)
+
+
+def as_data() -> list[dict]:
+    """The registry as the site reads it (``fields.json``)."""
+    return [f.model_dump(exclude={"sql"}) for f in registry().fields]

@@ -1,0 +1,1 @@
+"""The contributor's tools: a bundle from a folder of logs (import) or from runs measured here (capture), the bundle writer, the diff of two versions of the data (a pull request's summary, a deploy preview's banner) and GitHub's annotations."""

@@ -1,0 +1,62 @@
+"""The one bundle writer of ``benchdb capture`` and ``benchdb import``.
+
+A bundle is made in a hidden folder beside its destination, under the bundle's own name (so that
+it validates as itself), and moved into place only once ``bundle.yaml`` validates: a failed or
+interrupted writer leaves nothing at the destination. The YAML is plain (no anchors), so a written
+bundle reads like a hand-written one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import yaml
+
+from ..bundles.problems import Problem
+from ..bundles.validate import validate_paths
+
+
+class WriteError(Exception):
+    pass
+
+
+class _PlainDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data) -> bool:
+        return True
+
+
+def dump(doc: dict) -> str:
+    return yaml.dump(doc, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, width=110)
+
+
+@contextmanager
+def staged_bundle(final: Path) -> Iterator[Path]:
+    """The folder to make the bundle in; removed afterwards unless ``publish`` moved it into place."""
+    if final.exists():
+        raise WriteError(f"{final} exists already: choose another --out or remove it")
+    final.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=final.parent))
+    work = staging / final.name
+    work.mkdir()
+    try:
+        yield work
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def publish(doc: dict, *, work: Path, final: Path, allowed: frozenset[str] = frozenset()) -> list[Problem]:
+    """Write ``doc`` as work/bundle.yaml and move the bundle to ``final`` if it validates, but for
+    errors of the ``allowed`` types (an imported bundle's values "to be stated"); returns the problems
+    of the bundle at ``final``."""
+    (work / "bundle.yaml").write_text(dump(doc), encoding="utf-8")
+    _, problems = validate_paths([work])
+    errors = [p for p in problems if p.severity == "error" and p.type not in allowed]
+    if errors:
+        raise WriteError("the bundle written does not validate:\n" + "\n".join(map(str, errors)))
+    os.replace(work, final)
+    return validate_paths([final])[1] if problems else []

@@ -1,0 +1,432 @@
+"""``benchdb import FOLDER --out data/<id>``: a bundle from a folder of logs.
+
+It reads every file of the folder and keeps what it recognises: sysbench logs (each run an artifact
+with its test, version and thread count; a file of several runs is split into one file a run, each
+named by its lines in the original), ``/proc/mdstat`` snapshots and traces, the output of
+``SHOW GLOBAL VARIABLES`` and a ``my.cnf`` (the database settings, each cited by file and line in the
+system's notes). Runs are grouped into one workload a sysbench test. What only the contributor knows
+(storage product, RAID level, drives, protocol, host...) is given by ``answers`` or written as
+``TO BE STATED``, which ``benchdb validate`` reports with its line. Every file it does not use is
+named with the reason in ``skipped``; nothing is left out silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from schema.models import TO_BE_STATED
+
+from .bundle_writer import publish, staged_bundle
+from ..parsers import ParseError
+from ..parsers.mdstat import parse_file as parse_mdstat
+from ..parsers.mdstat_trace import parse_trace
+from ..parsers.sysbench_runs import parse_runs
+from ..bundles.problems import Problem
+
+# What only the contributor knows: the answer's name, and where it goes in the bundle.
+QUESTIONS = {
+    "label": "a short name of the system (e.g. 'MD RAID 10 on 4 NVMe')",
+    "product": "the storage product (e.g. 'Linux MD RAID', 'SupremeRAID SR-1010')",
+    "vendor": "the storage product's vendor",
+    "kind": "the kind of storage: gpu-raid, software-raid, hardware-raid, storage-array or device",
+    "raid_level": "the RAID level (0, 1, 5, 6, 10, 50, 60, raid-dp, linear, or none)",
+    "drives": "how many drives the array has",
+    "drive_model": "the drives' model",
+    "protocol": "how the host reaches the storage: local, fcp, iscsi, nfs, smb or nvme-of",
+    "cpu": "the host's CPU",
+    "publisher": "who ran the benchmark (you, or your organisation)",
+}
+# A variables dump: "name<TAB>value" (mariadb -B) or "| name | value |" (the client's table).
+VARIABLE = re.compile(r"^\|?\s*([a-z_][a-z0-9_]*)\s*(?:\t|\|)\s*(.*?)\s*\|?\s*$")
+CNF_SETTING = re.compile(r"^\s*([a-z_][a-z0-9_-]*)\s*=\s*(.*?)\s*$")
+MDADM = re.compile(r"^\s*(Raid Level|Raid Devices|Chunk Size)\s*:\s*(\S+)\s*$")
+# a member line of mdadm --detail: "   0     259        1        0      active sync set-A   /dev/nvme0n1p1"
+MDADM_MEMBER = re.compile(r"^\s*\d+\s+\d+\s+\d+\s+(?:\d+|-)\s+.*?/dev/(\S+)\s*$")
+TREE = re.compile(r"^[\s│├└─`|-]+")  # lsblk's tree in front of a partition's name
+SETTINGS = ("innodb_flush_method", "innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_io_capacity",
+            "innodb_file_per_table", "sync_binlog", "innodb_doublewrite", "innodb_buffer_pool_size",
+            "innodb_page_size")
+
+
+# Import reads regular files only, each of at most MAX_FILE_BYTES (a log is read a piece at a time,
+# never whole); a settings file, mdadm's or lsblk's output is read whole, so at most MAX_SMALL_BYTES.
+# An artifact's file name is at most MAX_NAME bytes (a longer one is shortened, a hash of it kept).
+MAX_FILE_BYTES = 2**30  # the benchmark's big log (benchmarks/bench_biglog.py) is 200 MB
+MAX_SMALL_BYTES = 16 * 2**20
+MAX_NAME = 120
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder"))
+
+
+class ImportFailed(Exception):
+    pass
+
+
+@dataclass
+class Found:
+    root: Path
+    runs: list[dict] = field(default_factory=list)         # {name, source, lines, run}
+    traces: list[dict] = field(default_factory=list)       # {name, source, format, arrays}
+    settings: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # name -> (value, file, line)
+    copies: dict[str, Path] = field(default_factory=dict)  # artifacts/<name> -> the file copied whole
+    between: dict[str, list[int]] = field(default_factory=dict)  # a split file -> its lines in no run
+    raid: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # from mdadm --detail: (value, file, line)
+    members: list[tuple[str, str, int]] = field(default_factory=list)  # mdadm --detail's devices: (name, file, line)
+    models: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # lsblk: device -> (model, file, line)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _slug(text: str) -> str:
+    """An id made of ``text``: at most 60 characters, a longer one cut with a hash of the whole kept."""
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "run"
+    if len(slug) > 60:
+        slug = f"{slug[:47].rstrip('-')}-{hashlib.sha256(slug.encode()).hexdigest()[:12]}"
+    return slug
+
+
+def _small_text(path: Path) -> str | None:
+    """A small file's text, read whole; None for a file larger than MAX_SMALL_BYTES (not of these kinds)."""
+    if path.stat().st_size > MAX_SMALL_BYTES:
+        return None
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def _settings(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
+    """Read a variables dump or a my.cnf ([mysqld] and the like); whether it was one."""
+    lines = (_small_text(path) or "").splitlines()
+    cnf = any(line.strip().lower() in ("[mysqld]", "[mariadb]", "[server]") for line in lines)
+    pattern = CNF_SETTING if cnf else VARIABLE
+    read = {}
+    for number, line in enumerate(lines, 1):
+        match = pattern.match(line)
+        if match and (match.group(1).replace("-", "_").startswith("innodb_") or match.group(1) == "version"):
+            read[match.group(1).replace("-", "_")] = (match.group(2), rel, number)
+    if len(read) < 2:
+        return False
+    name = _unique(rel, taken)
+    found.settings.update({k: (v, f"artifacts/{name}", n) for k, (v, _, n) in read.items()})
+    found.copies[f"artifacts/{name}"] = path
+    return True
+
+
+def _mdadm(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
+    """Read `mdadm --detail` output (its "Raid Level", "Raid Devices" and "Chunk Size" lines); whether it was one."""
+    read, members = {}, []
+    for number, line in enumerate((_small_text(path) or "").splitlines(), 1):
+        if match := MDADM.match(line):
+            read[match.group(1).lower()] = (match.group(2), number)
+        elif match := MDADM_MEMBER.match(line):
+            members.append((match.group(1), number))
+    if "raid level" not in read or "raid devices" not in read:
+        return False
+    name = _unique(rel, taken)
+    found.raid = {key: (value, f"artifacts/{name}", n) for key, (value, n) in read.items()}
+    found.members = [(device, f"artifacts/{name}", n) for device, n in members]
+    found.copies[f"artifacts/{name}"] = path
+    return True
+
+
+def _lsblk(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
+    """Read lsblk output with a MODEL column (``lsblk -o NAME,MODEL,...``); whether it was one."""
+    lines = (_small_text(path) or "").splitlines()
+    header = lines[0] if lines else ""
+    if not header.startswith("NAME") or " MODEL" not in header:
+        return False
+    start = header.index(" MODEL") + 1
+    name = _unique(rel, taken)
+    for number, line in enumerate(lines[1:], 2):
+        device = TREE.sub("", line[:start]).split()
+        # the model is left-aligned in its column; the next column (SIZE is right-aligned) follows after
+        # two spaces or more, which no model name holds
+        model = re.split(r"\s{2,}", line[start:].strip())[0] if line[start:start + 1].strip() else ""
+        if device and model:
+            found.models[device[0]] = (model, f"artifacts/{name}", number)
+    found.copies[f"artifacts/{name}"] = path
+    return True
+
+
+def _disk(device: str) -> str:
+    """The disk a partition is on (nvme0n1p1 -> nvme0n1, sdb1 -> sdb); a disk is itself."""
+    match = re.fullmatch(r"(nvme\d+n\d+)p\d+", device) or re.fullmatch(r"((?:sd|vd|hd|xvd)[a-z]+)\d+", device)
+    return match.group(1) if match else device
+
+
+def _drive_model(found: Found) -> tuple[str | None, str | None]:
+    """The model of the array's drives where lsblk names one for every member mdadm lists, and the note."""
+    if not found.members or not found.models:
+        return None, None
+    seen = {device: found.models.get(_disk(device)) for device, _, _ in found.members}
+    models = {m[0] for m in seen.values() if m}
+    cited = "; ".join(f"{device}: {m[0]} ({m[1]} line {m[2]})" if m else f"{device}: no model in lsblk"
+                      for device, m in seen.items())
+    if len(models) == 1 and all(seen.values()):
+        return models.pop(), f"Drive model as lsblk prints it for the array's members: {cited}."
+    return None, f"The array's members have no single model in lsblk: {cited}."
+
+
+def _unique(rel: str, taken: set[str], *, run: int | None = None) -> str:
+    """The artifact's file name: its path in the folder with "-" for "/" (and "-runN" for the Nth run
+    of a file of several), made unique."""
+    path = Path(rel)
+    name = _shortened("-".join((*path.parent.parts, path.stem)), tail=(f"-run{run}" if run else "") + (path.suffix or ".log"))
+    stem, suffix, n = Path(name).stem, Path(name).suffix, 2
+    while name in taken:
+        name, n = f"{stem}-{n}{suffix}", n + 1
+    taken.add(name)
+    return name
+
+
+def _shortened(stem: str, *, tail: str) -> str:
+    """``stem + tail`` (``tail``: "-run2.log", say) if it has at most MAX_NAME bytes; else the start of
+    ``stem``, the first 12 hex digits of its SHA-256 (so two long names stay two), and ``tail`` (cut to
+    32 bytes), within MAX_NAME bytes."""
+    if len((stem + tail).encode()) <= MAX_NAME:
+        return stem + tail
+    tail = tail.encode()[-32:].decode("utf-8", errors="ignore")
+    tag = f"-{hashlib.sha256(stem.encode()).hexdigest()[:12]}{tail}"
+    return stem.encode()[:MAX_NAME - len(tag.encode())].decode("utf-8", errors="ignore") + tag
+
+
+def _files(folder: Path, found: Found) -> Iterator[tuple[Path, str]]:
+    """Every regular file under ``folder`` (path, path in the folder), in name order. Anything else is
+    named in ``found.skipped`` with what it is and is never opened: links (not followed), FIFOs (opening
+    one waits for a writer), sockets, devices (/dev/zero never ends), folders that cannot be read,
+    files that cannot be read or are larger than MAX_FILE_BYTES."""
+    def unreadable(exc: OSError) -> None:
+        found.skipped.append((Path(exc.filename).relative_to(folder).as_posix() or ".",
+                              f"a folder that cannot be read ({exc.strerror})"))
+
+    listed = [Path(top, name) for top, folders, names in os.walk(folder, onerror=unreadable)
+              for name in names + [f for f in folders if os.path.islink(os.path.join(top, f))]]
+    for path in sorted(listed):
+        rel = path.relative_to(folder).as_posix()
+        why = _not_read(path)
+        if why:
+            found.skipped.append((rel, why))
+        else:
+            yield path, rel
+
+
+def _not_read(path: Path) -> str | None:
+    """Why the file at ``path`` is not read, or None. It is opened without following a link and without
+    waiting (a FIFO put in its place since the listing does not block), and checked on what was opened."""
+    try:
+        info = os.lstat(path)
+        if stat.S_ISREG(info.st_mode):
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+            try:
+                info = os.fstat(fd)
+            finally:
+                os.close(fd)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if stat.S_ISLNK(info.st_mode):
+        return "a symbolic link (not followed)"
+    for test, kind in _KINDS:
+        if test(info.st_mode):
+            return f"{kind}: not read"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file: not read"
+    if info.st_size > MAX_FILE_BYTES:
+        return f"{info.st_size:,} bytes: larger than the {MAX_FILE_BYTES:,} bytes import reads"
+    return None
+
+
+def _lines(path: Path) -> Iterator[bytes]:
+    """A file's lines (with their line breaks, as bytes.splitlines keeps them), read as it goes."""
+    with path.open("rb") as f:
+        for line in f:  # split at LF; a CR alone also ends a line for splitlines
+            yield from line.splitlines(keepends=True)
+
+
+def scan(folder: Path) -> Found:
+    found = Found(root=folder)
+    taken: set[str] = set()
+    for path, rel in _files(folder, found):
+        try:
+            runs = parse_runs(path)
+        except ParseError as exc:
+            runs, why = [], str(exc)
+        if runs and runs[0].get("kind") == "oltp":
+            if len(runs) > 1:
+                inside = {n for run in runs for n in range(run["lines"][0], run["lines"][1] + 1)}
+                found.between[rel] = [n for n, _ in enumerate(_lines(path), 1) if n not in inside]
+            for index, run in enumerate(runs, 1):
+                name = _unique(rel, taken, run=index if len(runs) > 1 else None)
+                found.runs.append({"name": name, "source": rel, "lines": run["lines"] if len(runs) > 1 else None,
+                                   "run": run})
+            continue
+        if runs:
+            found.skipped.append((rel, f"a sysbench {runs[0].get('test') or runs[0].get('kind')} test, not a database run"))
+            continue
+        for fmt, parser in (("mdstat-trace", parse_trace), ("mdstat", parse_mdstat)):
+            try:
+                parsed = parser(path)
+            except (ParseError, ValueError):
+                continue
+            arrays = sorted({a["name"] for s in parsed.get("snapshots", [parsed]) for a in s.get("arrays", [])})
+            name = _unique(rel, taken)
+            found.traces.append({"name": name, "source": rel, "format": fmt, "arrays": arrays})
+            found.copies[f"artifacts/{name}"] = path
+            break
+        else:
+            if not any(read(path, rel, found, taken) for read in (_settings, _mdadm, _lsblk)):
+                found.skipped.append((rel, f"not a sysbench log, /proc/mdstat output, variables dump, my.cnf, mdadm --detail or lsblk output ({why})"))
+    return found
+
+
+def _on(value: str) -> bool | None:
+    return {"on": True, "1": True, "off": False, "0": False}.get(value.strip().lower())
+
+
+def _database(settings: dict[str, tuple[str, str, int]]) -> tuple[dict, str | None]:
+    """The system's database section from the settings read, and the notes citing where each came from."""
+    if not settings:
+        return {"engine": TO_BE_STATED}, None
+    value = {k: v for k, (v, _, _) in settings.items()}
+    version = value.get("version")
+    database: dict = {"engine": "MariaDB" if version and "mariadb" in version.lower() else TO_BE_STATED}
+    if version:
+        database["version"] = version
+    if "innodb_doublewrite" in value and _on(value["innodb_doublewrite"]) is not None:
+        database["doublewrite"] = _on(value["innodb_doublewrite"])
+    if value.get("innodb_buffer_pool_size", "").isdigit():
+        database["buffer_pool_mib"] = int(value["innodb_buffer_pool_size"]) // 2**20
+    if value.get("innodb_page_size", "").isdigit():
+        database["page_size_kib"] = int(value["innodb_page_size"]) // 1024
+    database["compression"] = TO_BE_STATED  # table compression is a table's, not a server variable
+    database["settings"] = {k: value[k] for k in SETTINGS if k in value}
+    cited = "; ".join(f"{k} = {v} ({f} line {n})" for k, (v, f, n) in sorted(settings.items()))
+    return database, f"Database settings as read by benchdb import: {cited}."
+
+
+def _raid(read: dict[str, tuple[str, str, int]]) -> tuple[dict, str | None]:
+    """The raid section mdadm --detail states (level, drives, chunk), and the notes citing it."""
+    raid: dict = {}
+    level = read.get("raid level", ("",))[0].removeprefix("raid")
+    if level:
+        raid["level"] = level
+    if read.get("raid devices", ("",))[0].isdigit():
+        raid["drives"] = int(read["raid devices"][0])
+    chunk = re.fullmatch(r"(\d+)K", read.get("chunk size", ("",))[0])
+    if chunk:
+        raid["chunk_kib"] = int(chunk.group(1))
+    if not read:
+        return raid, None
+    cited = "; ".join(f"{k} {v} ({f} line {n})" for k, (v, f, n) in sorted(read.items()))
+    return raid, f"RAID as mdadm --detail prints it: {cited}."
+
+
+def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[str, str]) -> dict:
+    def ask(name: str) -> str:
+        return answers.get(name) or TO_BE_STATED
+
+    database, cited = _database(found.settings)
+    system = {"id": "system", "label": ask("label"),
+              "storage": {"product": ask("product"), "vendor": ask("vendor"), "kind": ask("kind")},
+              "protocol": ask("protocol"), "database": database, "host": {"cpu": ask("cpu")}}
+    raid, raid_cited = _raid(found.raid)
+    model, model_cited = _drive_model(found)
+    if model:
+        raid["drive_model"] = model
+    raid_cited = " ".join(c for c in (raid_cited, model_cited) if c) or None
+    for name, key in (("raid_level", "level"), ("drives", "drives"), ("drive_model", "drive_model")):
+        if answers.get(name) and key in raid and str(raid[key]) != answers[name]:
+            where = {"level": "raid level", "drives": "raid devices"}.get(key)
+            said = f"mdadm --detail says {raid[key]} ({found.raid[where][1]})" if where else f"lsblk says {raid[key]}"
+            raise ImportFailed(f"--{name.replace('_', '-')} {answers[name]} but {said}")
+    if answers.get("raid_level") != "none":
+        drives = answers.get("drives")
+        system["raid"] = {"level": raid.get("level") or ask("raid_level"),
+                          "drives": raid.get("drives") or (int(drives) if drives and drives.isdigit() else ask("drives")),
+                          "drive_model": raid.get("drive_model") or ask("drive_model"),
+                          **({"chunk_kib": raid["chunk_kib"]} if "chunk_kib" in raid else {})}
+    if cited or raid_cited:
+        system["notes"] = " ".join(c for c in (cited, raid_cited) if c)
+    for r in found.runs:  # a log that does not name its test (0.5's Lua scripts): the contributor says
+        r["test"] = r["run"]["test"] or TO_BE_STATED
+    tests = sorted({r["test"] for r in found.runs})
+    named = [t for t in tests if t != TO_BE_STATED]
+    workloads = [{"id": _slug(test) if test != TO_BE_STATED else "sysbench", "tool": "sysbench", "test": test,
+                  "tool_version": ", ".join(sorted({r["run"]["sysbench_version"] for r in found.runs
+                                                    if r["test"] == test and r["run"].get("sysbench_version")}))
+                  or None,
+                  "concurrency": sorted({r["run"]["threads"] for r in found.runs
+                                         if r["test"] == test and r["run"]["threads"]})}
+                 for test in tests]
+    workloads = [{k: v for k, v in w.items() if v not in (None, [])} for w in workloads]
+    results, ids = [], set()
+    for r in found.runs:
+        run_id = _slug(Path(r["name"]).stem)
+        while run_id in ids:
+            run_id += "-x"
+        ids.add(run_id)
+        result = {"type": "artifact", "id": run_id, "format": "sysbench", "path": f"artifacts/{r['name']}",
+                  "system": "system", "workload": _slug(r["test"]) if r["test"] != TO_BE_STATED else "sysbench"}
+        if not r["run"]["complete"]:
+            result["incomplete"] = True
+        results.append(result)
+    for t in found.traces:
+        result = {"type": "artifact", "id": _slug(Path(t["name"]).stem), "format": t["format"],
+                  "path": f"artifacts/{t['name']}", "system": "system"}
+        if len(workloads) > 1:  # which workload it was taken with: only the contributor knows
+            result["workload"] = TO_BE_STATED
+        if t["format"] == "mdstat-trace":
+            result["array"] = t["arrays"][0] if len(t["arrays"]) == 1 else TO_BE_STATED
+        results.append(result)
+    split = [f"artifacts/{r['name']} is lines {r['lines'][0]}-{r['lines'][1]} of {r['source']}"
+             for r in found.runs if r["lines"]]
+    notes = [f"Imported by benchdb import from a folder of logs ({folder_name}); every value is measured "
+             "from the logs in artifacts/."]
+    if split:
+        notes.append("Files that held several runs were split, one run a file: " + "; ".join(split) + ".")
+    for source, between in found.between.items():
+        outside = set(between)
+        written = [n for n, line in enumerate(_lines(found.root / source), 1) if n in outside and line.strip()]
+        if written:
+            notes.append(f"Lines {', '.join(map(str, written))} of {source} are in no run and are not in artifacts/.")
+        if len(written) < len(between):
+            notes.append(f"The other {len(between) - len(written)} line(s) of {source} outside its runs are blank.")
+    if any(t["format"] == "mdstat-trace" for t in found.traces):
+        notes.append("The runs carry no start time: add `started` to each to align them with the trace.")
+    return {
+        "schema_version": 1, "id": bundle_id,
+        "title": f"Measured: sysbench {', '.join(named) or 'runs'} ({len(found.runs)} runs)",
+        "summary": f"sysbench {', '.join(named) or 'runs'} imported from logs; the system is described below.",
+        "sources": [{"id": "logs", "publisher": ask("publisher"), "title": "Measured runs (this bundle's logs)",
+                     "language": "en", "identifier": "artifacts/ in this bundle"}],
+        "systems": [system], "workloads": workloads, "results": results, "notes": notes,
+    }
+
+
+def import_folder(folder: Path, *, out: Path, answers: dict[str, str]) -> tuple[Found, list[Problem]]:
+    """Write the bundle of ``folder`` at ``out``; what was found (and skipped), and the bundle's
+    problems (the values still to be stated)."""
+    if not folder.is_dir():
+        raise ImportFailed(f"{folder}: not a folder")
+    found = scan(folder)
+    if not found.runs:
+        raise ImportFailed(f"{folder}: no sysbench log of a database test in it "
+                           f"({len(found.skipped)} file(s) skipped)")
+    doc = bundle_doc(found, bundle_id=out.name, folder_name=folder.name, answers=answers)
+    with staged_bundle(out) as work:
+        artifacts = work / "artifacts"
+        artifacts.mkdir()
+        for r in found.runs:
+            if not r["lines"]:
+                shutil.copyfile(folder / r["source"], artifacts / r["name"])
+                continue
+            first, last = r["lines"]
+            with open(artifacts / r["name"], "wb") as copy:
+                copy.writelines(line for n, line in enumerate(_lines(folder / r["source"]), 1) if first <= n <= last)
+        for name, source in found.copies.items():
+            shutil.copyfile(source, work / name)
+        problems = publish(doc, work=work, final=out, allowed=frozenset({"to-be-stated"}))
+    return found, problems
