@@ -172,8 +172,8 @@ def remove_build(layout: Layout) -> None:
 
 
 def copy_project(dest: Path) -> Layout:
-    """A copy of the project (site, content, data) with node_modules linked in."""
-    for name in ("site", "content", "data"):
+    """A copy of the project (site, content, docs, data) with node_modules linked in."""
+    for name in ("site", "content", "docs", "data"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("resources", ".hugo_build.lock"))
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
     return Layout(dest)

@@ -99,7 +99,7 @@ def built(tmp_path_factory) -> Layout:
 @pytest.fixture
 def project(built, tmp_path) -> Layout:
     """A copy of the built project (links kept as links), with one study's title changed."""
-    for name in ("site", "content", "data", "build", "public", "node_modules"):
+    for name in ("site", "content", "docs", "data", "build", "public", "node_modules"):
         source = built.root / name
         if source.is_symlink() or source.is_file():
             os.symlink(os.readlink(source), tmp_path / name)

@@ -41,9 +41,9 @@ def _digest_files(digest, root: Path, paths, digests: Digests | None = None) -> 
 
 def common_digest(*, root: Path, site_url: str) -> str:
     """What every run of Hugo reads besides its data: the site (templates, assets, config), the
-    content, the npm packages bundled into its scripts, Hugo, the deployment's address."""
+    content (docs/ too), the npm packages bundled into its scripts, Hugo, the deployment's address."""
     digest = hashlib.sha256()
-    for folder in ("site", "content"):
+    for folder in ("site", "content", "docs"):  # docs/ is mounted as content/docs (site/hugo.toml)
         base = root / folder
         _digest_files(digest, root, sorted(p for p in base.rglob("*") if p.is_file()
                                            and p.relative_to(base).as_posix() not in HUGO_WRITES

@@ -1,0 +1,46 @@
+"""The front door and the documentation (issue #50): a README that is an entrance, and docs/, readable on
+GitHub and published by the same build as the site's /docs/, its links resolved to pages."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import ROOT
+
+DOCS = ROOT / "docs"
+PAGES = sorted(p.stem for p in DOCS.glob("*.md") if p.name != "_index.md")
+
+
+def test_the_readme_is_an_entrance():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert len(lines) <= 150
+    assert "make site" in "\n".join(lines[:20]) and "make test" in "\n".join(lines[:20])
+    # every page of docs/ is linked from it, and every file it links exists
+    linked = re.findall(r"\]\(([^)#]+)\)", text)
+    assert {f"docs/{page}.md" for page in PAGES} <= set(linked)
+    assert [path for path in linked if not path.startswith("http") and not (ROOT / path).exists()] == []
+
+
+def test_every_docs_page_is_published_with_its_links_resolved(built_site):
+    published = built_site.public / "docs"
+    assert sorted(p.parent.name for p in published.glob("*/index.html")) == PAGES
+    for page in ["index.html", *(f"{name}/index.html" for name in PAGES)]:
+        html = (published / page).read_text(encoding="utf-8")
+        hrefs = re.findall(r'href="([^"]+)"', html)
+        assert [h for h in hrefs if h.endswith(".md") or ".md#" in h] == [], page  # a link left unresolved
+        for href in hrefs:
+            if href.startswith("/") and not href.startswith("//"):
+                target = built_site.public / href.split("#")[0].lstrip("/")
+                assert target.is_file() or (target / "index.html").is_file(), (page, href)
+
+
+def test_each_page_has_a_title_and_the_index_lists_them_by_weight(built_site):
+    weights = {}
+    for name in PAGES:
+        head = (DOCS / f"{name}.md").read_text(encoding="utf-8").split("---")[1]
+        assert re.search(r"^title: .+$", head, re.M), name
+        weights[name] = int(re.search(r"^weight: (\d+)$", head, re.M).group(1))
+    index = (built_site.public / "docs" / "index.html").read_text(encoding="utf-8")
+    listed = re.findall(r'<ul class="docs-pages">(.*?)</ul>', index, re.S)[0]
+    assert re.findall(r'href="/docs/([^/]+)/"', listed) == sorted(PAGES, key=lambda n: (weights[n], n))
