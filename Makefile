@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 ACTIONLINT_VERSION := v1.7.12
 ACTIONLINT := $(BIN)/actionlint
 
-.PHONY: site test serve validate schema clean deps mariadb
+.PHONY: site test serve validate schema docs clean deps mariadb
 
 deps: $(VENV)/.installed node_modules/.installed
 
@@ -46,6 +46,10 @@ validate: $(VENV)/.installed
 
 schema: $(VENV)/.installed
 	$(BIN)/benchdb schema --write
+
+# docs/bundle-format.md and docs/cli.md, generated from the code (tests/test_reference_docs.py checks them)
+docs: $(VENV)/.installed
+	$(BIN)/benchdb docs --write
 
 # one pytest-xdist worker a core (four at most), a test file a worker at a time: a file's tests share
 # their fixtures (a built copy of the project, a browser); the longest files first

@@ -220,3 +220,22 @@ def schema(write: bool) -> None:
         click.echo(f"wrote {SCHEMA_PATH}")
     else:
         click.echo(text, nl=False)
+
+
+@main.command()
+@click.option("--write", is_flag=True, help="Write the pages into docs/ instead of printing them.")
+def docs(write: bool) -> None:
+    """Print (or write) the reference pages of docs/ that are generated from the code."""
+    from .contribute.reference import pages
+
+    try:
+        root = find_root()
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from None
+    for path, text in pages(root=root, group=main).items():
+        if write:
+            (root / path).parent.mkdir(exist_ok=True)
+            (root / path).write_text(text, encoding="utf-8")
+            click.echo(f"wrote {path}")
+        else:
+            click.echo(text, nl=False)
