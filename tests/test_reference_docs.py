@@ -56,11 +56,12 @@ def test_benchdb_docs_prints_the_pages(generated, monkeypatch):
 
 
 def test_each_page_starts_with_front_matter_and_says_how_it_is_made(generated):
-    for path, weight, title in ((BUNDLE_FORMAT, 20, "Bundle format"), (CLI, 30, "The benchdb command")):
+    for path, weight, title in ((BUNDLE_FORMAT, 30, "The bundle format"), (CLI, 40, "The benchdb command")):
         lines = generated[path].splitlines()
-        assert lines[:4] == ["---", f"title: {title}", f"weight: {weight}", "---"]
-        assert lines[4] == ""
-        assert lines[5].startswith("Generated from ") and "by `benchdb docs --write`" in lines[5]
+        assert lines[:2] == ["---", f"title: {title}"] and lines[2].startswith("description: ")
+        assert lines[3:5] == [f"weight: {weight}", "---"]
+        assert lines[5] == ""
+        assert lines[6].startswith("Generated from ") and "by `benchdb docs --write`" in lines[6]
 
 
 def test_the_pages_are_commonmark_without_html_and_link_only_docs_pages(generated):

@@ -35,8 +35,9 @@ _PATH = re.compile(r"(?<![\w`/])((?:schema|ingest|site|tests|data|docs)/[\w./<>-
 # --- Markdown ---------------------------------------------------------------------------------------
 
 
-def front_matter(*, title: str, weight: int) -> str:
-    return f"---\ntitle: {title}\nweight: {weight}\n---\n\n"
+def front_matter(*, title: str, description: str, weight: int) -> str:
+    """A page's front matter (docs/_index.md lists the pages by weight, with their descriptions)."""
+    return f"---\ntitle: {title}\ndescription: {description}\nweight: {weight}\n---\n\n"
 
 
 def code(text: str, *, cell: bool = True) -> str:
@@ -160,7 +161,8 @@ def bundle_format_page(*, root: Path) -> str:
         body = [_section(section, all_sections, fx=fx) for section in all_sections]
     union = " or ".join(code(member_tag(k), cell=False) for k in members(typing.get_args(m.Result)[0]))
     head = [
-        front_matter(title="Bundle format", weight=20)
+        front_matter(title="The bundle format", weight=30, description="Every field, its type, an example, and "
+                     "what benchdb validate says when it is wrong (generated).")
         + f"Generated from `schema/models.py`, `schema/fields.yaml`, the bundles in `data/` and `{FIXTURE}/` by "
           f"`{COMMAND}`: edit those, not this page.",
         "",
@@ -202,7 +204,8 @@ def bundle_format_page(*, root: Path) -> str:
 def cli_page(*, group: click.Group, name: str = "benchdb") -> str:
     """Every command of ``group`` with its help, as click writes it for ``--help``."""
     parent = click.Context(group, info_name=name, terminal_width=WIDTH, max_content_width=WIDTH)
-    out = [front_matter(title=f"The {name} command", weight=30)
+    out = [front_matter(title=f"The {name} command", weight=40,
+                        description="Every command and option (generated from its help).")
            + f"Generated from click's own help of `ingest/cli.py` by `{COMMAND}`: edit the commands' help there, "
              "not this page. `benchdb --help` and `benchdb COMMAND --help` print the same.",
            "", "The bundles it reads are described in [Bundle format](bundle-format.md); making one from a folder of "
