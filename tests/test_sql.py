@@ -143,19 +143,35 @@ def test_the_schema_s_meanings_come_from_the_field_registry(built_site):
         assert (built_site.public / table["file"].lstrip("/")).stat().st_size == table["bytes"]
 
 
+def _reached(js, names: set[str]) -> set[str]:
+    """The files of ``js`` (public/js/) that loading ``names`` fetches: them and what they import, on and on."""
+    found, todo = set(), set(names)
+    while todo:
+        name = todo.pop()
+        found.add(name)
+        todo |= set(re.findall(r'\bfrom"\./([^"]+)"', (js / name).read_text(encoding="utf-8"))) - found
+    return found
+
+
 def test_no_other_page_loads_duckdb(built_site):
+    """DuckDB-WASM's code is in js/sql.*.js alone, and no page but /sql/ loads that: neither as its
+    script, nor preloaded, nor imported by what it loads (js/plot.*.js, Plot's one bundle, which /sql/
+    shares with every page that draws)."""
     public = built_site.public
-    sql_scripts = set()
+    js = public / "js"
+    with_duckdb = {p.name for p in js.glob("*.js") if "duckdb" in p.read_text(encoding="utf-8").lower()}
+    assert len(with_duckdb) == 1 and next(iter(with_duckdb)).startswith("sql.")
     for html in public.rglob("*.html"):
-        scripts = re.findall(r'<script[^>]+src="([^"]+)"', html.read_text(encoding="utf-8"))
+        text = html.read_text(encoding="utf-8")
+        scripts = re.findall(r'<script[^>]+src="([^"]+)"', text)
+        preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)"', text)
+        assert all(s.startswith("/js/") for s in scripts + preloads), html
+        loaded = _reached(js, {s.removeprefix("/js/") for s in scripts + preloads})
         if html == public / "sql" / "index.html":
-            sql_scripts.update(scripts)
+            assert len(scripts) == 1 and scripts[0].startswith("/js/sql.")
+            assert sorted(name.split(".")[0] for name in loaded) == ["plot", "sql"]
             continue
-        assert not [s for s in scripts if "/js/sql." in s], html
-    assert len(sql_scripts) == 1 and "/js/sql." in next(iter(sql_scripts))
-    for js in (public / "js").glob("*.js"):
-        if not js.name.startswith("sql."):
-            assert "duckdb" not in js.read_text(encoding="utf-8").lower(), js.name
+        assert not loaded & with_duckdb, html
 
 
 def test_under_a_policy_without_webassembly_the_page_says_duckdb_cannot_start(page, site_url):

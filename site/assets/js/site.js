@@ -1,6 +1,7 @@
-// The one script of the site: Plot is bundled once, so a reader's browser fetches and caches it once
-// for every page. Each page runs the modules for what it holds (esbuild keeps a module that is
-// imported this way inside the bundle and evaluates it only when imported).
+// The one script of the site, on every page that draws: a reader's browser fetches and caches it once.
+// Plot is not in it but in js/plot.js, which it imports and /sql/'s script shares (bundle.html). Each
+// page runs the modules for what it holds (esbuild keeps a module that is imported this way inside the
+// bundle and evaluates it only when imported).
 if (document.querySelector("figure[data-chart], figure[data-timeseries], figure[data-rebuild]")) {
   import("./charts.js");
 }
