@@ -13,12 +13,16 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT, copy_project
 from ingest.plumbing.cache import CacheCounts
-from ingest.build.search_index import RUNNER, _pagefind_command, index_search, parts_of
+from ingest.bundles.problems import BuildError
+from ingest.build.search_index import RUNNER, _keep_used, _pagefind_command, index_search, parts_of
 
 GRAID = "graid-supremeraid-mysql-2023"
 
@@ -41,6 +45,63 @@ def test_the_index_holds_the_study_facet_and_prose_pages_only(built_site):
     assert parts_of(built_site.public)[""] == [
         "about/index.html", "array-state/index.html", "compression/index.html", "doublewrite/index.html",
         "protocol/index.html", "raid-level/index.html", "storage-product/index.html"]
+
+
+def test_only_the_files_the_search_page_loads_are_published(built_site):
+    """Pagefind writes its UI scripts and styles (pagefind-ui, -modular-ui, -component-ui), its
+    highlighting script and its WebAssembly for pages of no language into every folder of the index; a
+    part's own script, worker and WebAssembly are never loaded either (the main index's do the work)."""
+    index = built_site.public / "pagefind"
+    meta = lambda part: "pagefind.{}.pf_meta".format(json.loads(  # noqa: E731
+        (index / part / "pagefind-entry.json").read_text(encoding="utf-8"))["languages"]["en"]["hash"])
+    names = lambda folder: sorted(p.name for p in folder.iterdir())  # noqa: E731
+    assert names(index) == sorted(["fragment", "index", "pagefind-entry.json", "pagefind-worker.js", "pagefind.js",
+                                   meta(""), "part-1", "part-2", "part-3", "parts.json", "wasm.en.pagefind"])
+    for part in ("part-1", "part-2", "part-3"):
+        assert names(index / part) == sorted(["fragment", "index", "pagefind-entry.json", meta(part)])
+
+
+def test_a_search_for_a_word_on_every_page_fetches_every_published_file_of_the_index(page, site_url, built_site):
+    """None of the index's files is one that nothing loads: "the" is on all 13 indexed pages, which the
+    page lists (20 at most) with their excerpts, so it fetches each part's entry, metadata, index chunk
+    and every page's fragment, and the main index's script, worker and WebAssembly."""
+    fetched = set()
+    page.on("requestfinished", lambda r: fetched.add(urllib.parse.urlparse(r.url).path))
+    page.goto(site_url + "/search/?q=the")
+    page.locator("#search-status").filter(has_text="hold").wait_for()
+    assert page.inner_text("#search-status") == "13 pages hold “the”."
+    page.wait_for_load_state("networkidle")
+    public = built_site.public
+    published = {"/" + p.relative_to(public).as_posix() for p in (public / "pagefind").rglob("*") if p.is_file()}
+    # the main index's entry, metadata, index chunk, script, worker and WebAssembly, parts.json, each of
+    # the 3 parts' entry, metadata and index chunk, and the 13 pages' fragments
+    assert len(published) == 6 + 1 + 3 * 3 + 13
+    assert {p for p in fetched if p.startswith("/pagefind/")} == published
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("main", [True, False])
+def test_what_pagefind_writes_is_cut_to_what_the_page_loads_and_a_missing_file_stops_the_build(tmp_path, main):
+    """Each language's metadata and WebAssembly by the names pagefind.js gives them: a language of no
+    stemmer of its own has none (null), and its pages are searched with wasm.unknown.pagefind."""
+    languages = {"en": {"hash": "en_1", "wasm": "en", "page_count": 2},
+                 "xh": {"hash": "xh_2", "wasm": None, "page_count": 1}}
+    used = ["fragment/en_a.pf_fragment", "index/en_b.pf_index", "pagefind-entry.json", "pagefind.en_1.pf_meta",
+            "pagefind.xh_2.pf_meta"]
+    if main:
+        used += ["pagefind-worker.js", "pagefind.js", "wasm.en.pagefind", "wasm.unknown.pagefind"]
+    for name in ["pagefind-ui.js", "pagefind-ui.css", "pagefind-highlight.js", "pagefind.js", "pagefind-worker.js",
+                 "wasm.en.pagefind", "wasm.unknown.pagefind", "wasm.de.pagefind", "pagefind.en_1.pf_meta",
+                 "pagefind.xh_2.pf_meta", "fragment/en_a.pf_fragment", "index/en_b.pf_index", "other/x"]:
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(name, encoding="utf-8")
+    entry = {"version": "1.5.2", "languages": languages}
+    (tmp_path / "pagefind-entry.json").write_text(json.dumps(entry), encoding="utf-8")
+    _keep_used(tmp_path, main=main)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == sorted(used)
+    (tmp_path / "pagefind.xh_2.pf_meta").unlink()
+    with pytest.raises(BuildError, match="pagefind wrote no pagefind.xh_2.pf_meta into its index"):
+        _keep_used(tmp_path, main=main)
 
 
 def _indexed_text(public: Path, url: str) -> str:
