@@ -196,3 +196,13 @@ def test_lsblk_names_the_model_of_the_drives_mdadm_lists(tmp_path):
     system = yaml.safe_load((tmp_path / "data" / "mixed" / "bundle.yaml").read_text(encoding="utf-8"))["systems"][0]
     assert system["raid"]["drive_model"] == "TO BE STATED"
     assert "The array's members have no single model in lsblk: " in system["notes"]
+
+
+def test_a_run_whose_test_the_log_does_not_name_is_skipped_in_words(tmp_path):
+    """sysbench's own histogram test template names no test (it was "a sysbench None test")."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(FIXTURES / "sysbench" / RW, logs / RW)
+    shutil.copy(FIXTURES / "sysbench" / "sysbench-repo-CRAMTEMPLATE-master-histogram.log", logs / "histogram.log")
+    found, _ = import_folder(logs, out=tmp_path / "data" / "x", answers={})
+    assert found.skipped == [("histogram.log", "a sysbench run whose test the log does not name, and not a database run")]

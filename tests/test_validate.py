@@ -296,3 +296,26 @@ def test_folder_without_bundle_file(tmp_path: Path):
     (tmp_path / "data" / "empty").mkdir(parents=True)
     _, problems = validate_paths([tmp_path / "data"])
     assert [(p.path.endswith("empty"), p.message) for p in problems] == [(True, "no bundle.yaml in this bundle folder")]
+
+
+def test_values_to_be_stated_and_the_logs_warnings_are_reported_together(tmp_path):
+    """An imported bundle still holds TO BE STATED (one in a text field, one where a number goes, which
+    the model refuses too): the log's own warning is reported with them, not after they are stated
+    (issue #51). The bundle is valid-sysbench-warning with two values to be stated."""
+    import shutil
+
+    source = Path(__file__).parent / "fixtures" / "malformed" / "valid-sysbench-warning"
+    folder = tmp_path / "valid-sysbench-warning"
+    shutil.copytree(source, folder)
+    text = (folder / "bundle.yaml").read_text(encoding="utf-8")
+    for old, new in (("drive_model: SSD X", "drive_model: TO BE STATED"), ("drives: 8,", "drives: TO BE STATED,")):
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    (folder / "bundle.yaml").write_text(text, encoding="utf-8")
+    _, problems = validate_paths([folder])
+    shown = [(p.line, p.field, p.type, p.severity) for p in problems]
+    assert shown == [
+        (16, "systems[a].raid.drives", "to-be-stated", "error"),
+        (16, "systems[a].raid.drive_model", "to-be-stated", "error"),
+        (42, "results[log1].path", "artifact-warning", "warning")]
+    assert problems[2].message == "artifacts/run.log line 11: sysbench reported: WARNING: timer was never started"

@@ -139,7 +139,7 @@ def _one_per_value(problems: list[Problem]) -> list[Problem]:
 
 
 class _Checker:
-    def __init__(self, display: str, folder: Path, bundle: Bundle, doc: YamlDocument) -> None:
+    def __init__(self, display: str, folder: Path, bundle: Bundle | None, doc: YamlDocument) -> None:
         self.display, self.folder, self.bundle, self.doc = display, folder, bundle, doc
         self.problems: list[Problem] = []
         self.parsed: dict[str, dict] = {}  # artifact id -> parsed artifact, reused by the loader
@@ -421,9 +421,10 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
         bundle = Bundle.model_validate(doc.data)
     except ValidationError as exc:
         shown = {(p.line, p.field) for p in numbers}
-        return None, numbers + [p for p in _model_problems(display, doc, exc) if (p.line, p.field) not in shown]
+        problems = numbers + [p for p in _model_problems(display, doc, exc) if (p.line, p.field) not in shown]
+        return None, problems + _artifacts_alone(display, file.parent, doc)
     if numbers:
-        return None, numbers
+        return None, numbers + _artifacts_alone(display, file.parent, doc)
     folder = file.parent
     checker = _Checker(display, folder, bundle, doc)
     problems = checker.run()
@@ -431,6 +432,32 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
                           derivation=checker.derivation)
     errors = [p for p in problems if p.severity == "error"]
     return (None if errors else loaded), problems
+
+
+# What an artifact's own check finds (its file, its parse, the log's warnings), reported even when the
+# bundle around it does not validate yet
+_OF_THE_FILE = {"artifact-warning", "artifact-unreadable", "path-escapes", "missing-file", "symlink", "not-a-file", "io"}
+
+
+def _artifacts_alone(display: str, folder: Path, doc: YamlDocument) -> list[Problem]:
+    """The problems of each artifact of a bundle that does not validate (values still to be stated, a
+    field of the wrong type): its file is read and checked as a whole bundle's would be, so that
+    validate reports everything at once, the logs' warnings with the rest (issue #51)."""
+    results = doc.data.get("results")
+    if not isinstance(results, list):
+        return []
+    ids = {section: {item.get("id") for item in doc.data.get(section) or [] if isinstance(item, dict)}
+           for section in ("systems", "workloads")}
+    checker = _Checker(display, folder, None, doc)
+    for i, item in enumerate(results):
+        if not (isinstance(item, dict) and item.get("type") == "artifact"):
+            continue
+        try:
+            artifact = Artifact.model_validate(item)
+        except ValidationError:
+            continue  # its own problems are already reported
+        checker._artifact(i, artifact, ids["systems"], ids["workloads"])
+    return [p for p in checker.problems if p.type in _OF_THE_FILE]
 
 
 def duplicate_id(file: Path, bundle_id: str, *, line: int | None, first: Path) -> Problem:

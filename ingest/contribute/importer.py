@@ -264,7 +264,9 @@ def scan(folder: Path) -> Found:
                                    "run": run})
             continue
         if runs:
-            found.skipped.append((rel, f"a sysbench {runs[0].get('test') or runs[0].get('kind')} test, not a database run"))
+            test = runs[0].get("test") or runs[0].get("kind")
+            found.skipped.append((rel, f"a sysbench {test} test, not a database run" if test else
+                                  "a sysbench run whose test the log does not name, and not a database run"))
             continue
         for fmt, parser in (("mdstat-trace", parse_trace), ("mdstat", parse_mdstat)):
             try:
