@@ -142,7 +142,7 @@ def import_(folder: Path, out: Path, no_input: bool, **answers: str | None) -> N
     for rel, why in found.skipped:  # a name as Python writes it where it holds a control character
         click.echo(f"skipped {rel if rel.isprintable() else repr(rel)}: {why}", err=True)
     click.echo(f"wrote {out}: {len(found.runs)} run(s), {len(found.traces)} mdstat file(s), "
-               f"{len(found.settings)} database setting(s) read")
+               f"{len({n for _, read in found.settings for n in read.settings})} database setting(s) read")
     if problems:
         _report(problems)
         click.echo(f"{len(problems)} value(s) to be stated: edit {out / 'bundle.yaml'}, then run benchdb validate",

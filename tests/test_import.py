@@ -62,7 +62,7 @@ def test_a_folder_becomes_a_bundle_with_its_unknowns_to_be_stated(tmp_path):
         (16, "systems[system].storage.vendor"), (17, "systems[system].storage.kind"), (18, "systems[system].protocol"),
         (25, "systems[system].database.compression"), (32, "systems[system].host.cpu"),
         (34, "systems[system].raid.level"), (35, "systems[system].raid.drives"), (36, "systems[system].raid.drive_model"),
-        (84, "results[mdstat].workload")]
+        (85, "results[mdstat].workload")]
     assert {(p.type, p.message) for p in problems} == {
         ("to-be-stated", "to be stated: only the contributor knows it (replace TO BE STATED)")}
 

@@ -2,9 +2,10 @@
 
 It reads every file of the folder and keeps what it recognises: sysbench logs (each run an artifact
 with its test, version and thread count; a file of several runs is split into one file a run, each
-named by its lines in the original), ``/proc/mdstat`` snapshots and traces, the output of
-``SHOW GLOBAL VARIABLES`` and a ``my.cnf`` (the database settings, each cited by file and line in the
-system's notes). Runs are grouped into one workload a sysbench test. What only the contributor knows
+named by its lines in the original), ``/proc/mdstat`` snapshots and traces, and the database
+settings as they were in effect (server_settings.py: a ``SHOW GLOBAL VARIABLES`` dump, a ``my.cnf``
+with its groups and includes, the server's command line in a script; each cited by file, line and
+group in the system's notes). Runs are grouped into one workload a sysbench test. What only the contributor knows
 (storage product, RAID level, drives, protocol, host...) is given by ``answers`` or written as
 ``TO BE STATED``, which ``benchdb validate`` reports with its line. Every file it does not use is
 named with the reason in ``skipped``; nothing is left out silently.
@@ -24,6 +25,7 @@ from typing import Iterator
 from schema.models import TO_BE_STATED
 
 from .bundle_writer import publish, staged_bundle
+from .server_settings import Read, database_section, in_effect, read_cnf, read_commands, read_variables
 from ..parsers import ParseError
 from ..parsers.mdstat import parse_file as parse_mdstat
 from ..parsers.mdstat_trace import parse_trace
@@ -43,16 +45,10 @@ QUESTIONS = {
     "cpu": "the host's CPU",
     "publisher": "who ran the benchmark (you, or your organisation)",
 }
-# A variables dump: "name<TAB>value" (mariadb -B) or "| name | value |" (the client's table).
-VARIABLE = re.compile(r"^\|?\s*([a-z_][a-z0-9_]*)\s*(?:\t|\|)\s*(.*?)\s*\|?\s*$")
-CNF_SETTING = re.compile(r"^\s*([a-z_][a-z0-9_-]*)\s*=\s*(.*?)\s*$")
 MDADM = re.compile(r"^\s*(Raid Level|Raid Devices|Chunk Size)\s*:\s*(\S+)\s*$")
 # a member line of mdadm --detail: "   0     259        1        0      active sync set-A   /dev/nvme0n1p1"
 MDADM_MEMBER = re.compile(r"^\s*\d+\s+\d+\s+\d+\s+(?:\d+|-)\s+.*?/dev/(\S+)\s*$")
 TREE = re.compile(r"^[\s│├└─`|-]+")  # lsblk's tree in front of a partition's name
-SETTINGS = ("innodb_flush_method", "innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_io_capacity",
-            "innodb_file_per_table", "sync_binlog", "innodb_doublewrite", "innodb_buffer_pool_size",
-            "innodb_page_size")
 
 
 # Import reads regular files only, each of at most MAX_FILE_BYTES (a log is read a piece at a time,
@@ -74,7 +70,8 @@ class Found:
     root: Path
     runs: list[dict] = field(default_factory=list)         # {name, source, lines, run}
     traces: list[dict] = field(default_factory=list)       # {name, source, format, arrays}
-    settings: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # name -> (value, file, line)
+    settings: list[tuple[str, Read]] = field(default_factory=list)  # (kind, what it gave): server_settings.KINDS
+    cited: dict[str, str] = field(default_factory=dict)  # a settings file of the folder -> artifacts/<name>
     copies: dict[str, Path] = field(default_factory=dict)  # artifacts/<name> -> the file copied whole
     between: dict[str, list[int]] = field(default_factory=dict)  # a split file -> its lines in no run
     raid: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # from mdadm --detail: (value, file, line)
@@ -99,20 +96,25 @@ def _small_text(path: Path) -> str | None:
 
 
 def _settings(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
-    """Read a variables dump or a my.cnf ([mysqld] and the like); whether it was one."""
-    lines = (_small_text(path) or "").splitlines()
-    cnf = any(line.strip().lower() in ("[mysqld]", "[mariadb]", "[server]") for line in lines)
-    pattern = CNF_SETTING if cnf else VARIABLE
-    read = {}
-    for number, line in enumerate(lines, 1):
-        match = pattern.match(line)
-        if match and (match.group(1).replace("-", "_").startswith("innodb_") or match.group(1) == "version"):
-            read[match.group(1).replace("-", "_")] = (match.group(2), rel, number)
-    if len(read) < 2:
+    """Read a my.cnf (and what it includes), a variables dump or a script that starts the server with
+    options (server_settings.py); whether it was one."""
+    text = _small_text(path)
+    if text is None:
         return False
-    name = _unique(rel, taken)
-    found.settings.update({k: (v, f"artifacts/{name}", n) for k, (v, _, n) in read.items()})
-    found.copies[f"artifacts/{name}"] = path
+    for kind, read in (("my.cnf", lambda: read_cnf(path, root=found.root, text=text)),
+                       ("variables", lambda: read_variables(text, rel=rel)),
+                       ("command line", lambda: read_commands(text, rel=rel))):
+        got = read()
+        if got is not None:
+            break
+    else:
+        return False
+    found.settings.append((kind, got))
+    for file in got.files:
+        if file not in found.cited:
+            name = _unique(file, taken)
+            found.cited[file] = f"artifacts/{name}"
+            found.copies[f"artifacts/{name}"] = found.root / file
     return True
 
 
@@ -284,31 +286,6 @@ def scan(folder: Path) -> Found:
     return found
 
 
-def _on(value: str) -> bool | None:
-    return {"on": True, "1": True, "off": False, "0": False}.get(value.strip().lower())
-
-
-def _database(settings: dict[str, tuple[str, str, int]]) -> tuple[dict, str | None]:
-    """The system's database section from the settings read, and the notes citing where each came from."""
-    if not settings:
-        return {"engine": TO_BE_STATED}, None
-    value = {k: v for k, (v, _, _) in settings.items()}
-    version = value.get("version")
-    database: dict = {"engine": "MariaDB" if version and "mariadb" in version.lower() else TO_BE_STATED}
-    if version:
-        database["version"] = version
-    if "innodb_doublewrite" in value and _on(value["innodb_doublewrite"]) is not None:
-        database["doublewrite"] = _on(value["innodb_doublewrite"])
-    if value.get("innodb_buffer_pool_size", "").isdigit():
-        database["buffer_pool_mib"] = int(value["innodb_buffer_pool_size"]) // 2**20
-    if value.get("innodb_page_size", "").isdigit():
-        database["page_size_kib"] = int(value["innodb_page_size"]) // 1024
-    database["compression"] = TO_BE_STATED  # table compression is a table's, not a server variable
-    database["settings"] = {k: value[k] for k in SETTINGS if k in value}
-    cited = "; ".join(f"{k} = {v} ({f} line {n})" for k, (v, f, n) in sorted(settings.items()))
-    return database, f"Database settings as read by benchdb import: {cited}."
-
-
 def _raid(read: dict[str, tuple[str, str, int]]) -> tuple[dict, str | None]:
     """The raid section mdadm --detail states (level, drives, chunk), and the notes citing it."""
     raid: dict = {}
@@ -330,7 +307,13 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
     def ask(name: str) -> str:
         return answers.get(name) or TO_BE_STATED
 
-    database, cited = _database(found.settings)
+    settings, not_applied = in_effect(found.settings)
+    if settings:
+        database, read = database_section(settings, cited=found.cited, to_be_stated=TO_BE_STATED)
+        cited = ("Database settings in effect, as benchdb import read them (a variables dump beats the server's "
+                 "command line, which beats its option files): " + "; ".join(read + not_applied) + ".")
+    else:
+        database, cited = {"engine": TO_BE_STATED}, None
     system = {"id": "system", "label": ask("label"),
               "storage": {"product": ask("product"), "vendor": ask("vendor"), "kind": ask("kind")},
               "protocol": ask("protocol"), "database": database, "host": {"cpu": ask("cpu")}}
