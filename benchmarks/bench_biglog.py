@@ -26,7 +26,7 @@ from pathlib import Path
 from bench_sysbench import make_log
 
 BUNDLE = """\
-schema_version: 1
+schema_version: 2
 id: big-log
 title: "One big sysbench log"
 summary: A generated interval-heavy sysbench 1.0 log, for measuring memory.

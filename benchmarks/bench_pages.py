@@ -37,7 +37,7 @@ from ingest.build.site import Layout, build_site  # noqa: E402
 
 STUDY = "/studies/graid-supremeraid-mysql-2023/"
 
-SYNTHETIC = """schema_version: 1
+SYNTHETIC = """schema_version: 2
 id: synthetic-10k
 title: Synthetic data for the page budget benchmark (never published)
 summary: 100 systems x 100 thread counts of made-up TPS values.

@@ -223,6 +223,39 @@ def schema(write: bool) -> None:
 
 
 @main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--write", is_flag=True, help="Rewrite each bundle file instead of saying what would change.")
+def migrate(paths: tuple[Path, ...], write: bool) -> None:
+    """Rewrite bundles of an older format to the current one (default: every bundle in data/)."""
+    from .bundles.migrate import MigrateError, migrated
+    from .bundles.validate import display_path, find_bundle_files
+
+    if not paths:
+        try:
+            paths = (Layout(find_root()).data,)
+        except BuildError as exc:
+            raise click.ClickException(str(exc)) from None
+    files, problems = find_bundle_files(paths)
+    _report(problems)
+    failed = bool(problems)
+    for file in files:
+        try:
+            result = migrated(file)
+        except MigrateError as exc:
+            click.echo(f"{display_path(file)}:{exc}", err=True)
+            failed = True
+            continue
+        if result is None:
+            continue
+        text, formats = result
+        steps = " -> ".join(map(str, formats))
+        if write:
+            file.write_text(text, encoding="utf-8")
+        click.echo(f"{display_path(file)}: format {steps}" + ("" if write else " (run with --write to rewrite it)"))
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
 @click.option("--write", is_flag=True, help="Write the pages into docs/ instead of printing them.")
 def docs(write: bool) -> None:
     """Print (or write) the reference pages of docs/ that are generated from the code."""

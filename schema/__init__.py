@@ -1,4 +1,4 @@
-"""Result bundle models (format v1) and the JSON Schema generated from them."""
+"""Result bundle models (format v2) and the JSON Schema generated from them."""
 
 from pathlib import Path
 

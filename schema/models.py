@@ -1,4 +1,10 @@
-"""Bundle format v1: the pydantic models every result bundle is validated against.
+"""Bundle format v2: the pydantic models every result bundle is validated against.
+
+Format 2 adds to format 1 what contributors know and did not have a place for: "not-stated" where
+a contributor may not know the storage kind or protocol, cloud block volumes (a storage kind, with the
+volume's service, type, size and provisioned IOPS and throughput), a RAID whose drive count is not
+stated, and each device's class. ``benchdb migrate`` rewrites a format 1 bundle to format 2
+(ingest/bundles/migrate.py).
 
 A bundle is ``data/<id>/bundle.yaml`` plus optional ``artifacts/``. The models are strict:
 unknown keys are errors (``extra="forbid"``) and values are never coerced (``strict=True``),
@@ -15,7 +21,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # what validate reads; an older bundle is rewritten by `benchdb migrate`
 # The characters that make a spreadsheet read a CSV cell as a formula (OWASP, CSV injection), and the
 # prefix that defuses them: read here to refuse labels, by the exporters (ingest/publish/csv_cells.py)
 # and by the browser's CSV downloads (site/assets/js/csv-cells.js).
@@ -97,7 +103,9 @@ Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$"), AfterValid
 Positive = Annotated[int, Field(ge=1, le=INT_MAX)]
 
 RaidLevel = Literal["0", "1", "5", "6", "10", "50", "60", "raid-dp", "linear", "none"]
-Protocol = Literal["local", "fcp", "iscsi", "nfs", "smb", "nvme-of"]
+NOT_STATED = "not-stated"  # the value of a choice the source (or the contributor) does not state
+Protocol = Literal["local", "fcp", "iscsi", "nfs", "smb", "nvme-of", "not-stated"]
+DeviceClass = Literal["nvme-ssd", "sas-ssd", "sata-ssd", "pcie-flash-card", "hdd", "cloud-volume", "not-stated"]
 ArrayState = Literal["optimal", "degraded", "rebuilding"]
 ValueKind = Literal["exact", "derived", "approximate"]
 Metric = Literal[
@@ -153,7 +161,10 @@ class Specification(Model):
 class Storage(Model):
     product: Text
     vendor: Text
-    kind: Literal["gpu-raid", "software-raid", "hardware-raid", "storage-array", "device"]
+    kind: Literal["gpu-raid", "software-raid", "hardware-raid", "storage-array", "device", "cloud-volume",
+                  "not-stated"]
+    device_class: DeviceClass | None = Field(
+        None, description="The class of the devices the data is on (NVMe SSD, SATA SSD, hard disk, a cloud volume...)")
     version: Text | None = Field(None, description="Driver, firmware or tool version")
     specifications: list[Specification] = Field(
         [], description="Vendor specification figures of the product, as printed; not results")
@@ -161,12 +172,23 @@ class Storage(Model):
 
 class Raid(Model):
     level: RaidLevel
-    drives: Positive
+    drives: Positive | None = Field(None, description="How many drives the array has; None when the source does not say")
     drive_model: Text
     chunk_kib: Annotated[float, Field(gt=0)] | None = None
     group_size: Annotated[int, Field(ge=2, le=INT_MAX)] | None = Field(None, description="RAID group size, when drives form several groups")
     drive_capacity_tb: Annotated[float, Field(gt=0)] | None = Field(
         None, description="Each drive's capacity in TB (10^12 bytes) as the source states it (e.g. in the drive's name)")
+
+
+class Volume(Model):
+    """A cloud block volume the data is on, as the source states it (storage kind cloud-volume)."""
+
+    service: Literal["aws-ebs", "gcp-persistent-disk", "azure-managed-disk", "other"]
+    type: Text = Field(description='The volume type as the service names it, e.g. "gp2", "gp3", "io1", "io2", "pd-ssd"')
+    size_gb: Annotated[float, Field(gt=0)] | None = Field(None, description="The volume's size in GB, as stated")
+    provisioned_iops: Positive | None = Field(None, description="The IOPS provisioned for it, as stated")
+    provisioned_throughput_mb_s: Annotated[float, Field(gt=0)] | None = Field(
+        None, description="The throughput provisioned for it in MB/s, as stated")
 
 
 class Filesystem(Model):
@@ -208,6 +230,7 @@ class System(Model):
     label: Label
     storage: Storage
     raid: Raid | None = None
+    volume: Volume | None = Field(None, description="The cloud block volume, when the storage kind is cloud-volume")
     protocol: Protocol
     filesystem: Filesystem | None = None
     database: Database
@@ -389,7 +412,7 @@ class Transcription(Model):
 class Bundle(Model):
     """A result bundle: one study, its sources, systems, workloads and results."""
 
-    schema_version: Literal[1]
+    schema_version: Literal[2]
     id: Id
     title: Text
     summary: Text

@@ -86,7 +86,7 @@ def test_build_into_a_copy_then_a_failing_template_keeps_the_old_site(project: L
 
 def test_invalid_bundle_stops_the_build_before_anything_is_written(project: Layout):
     bundle = project.data / "graid-supremeraid-mysql-2023" / "bundle.yaml"
-    bundle.write_text(bundle.read_text().replace("schema_version: 1", "schema_version: 2"))
+    bundle.write_text(bundle.read_text().replace("schema_version: 2", "schema_version: 3"))
     with pytest.raises(BundleError) as err:
         build_site(project)
     assert [p.field for p in err.value.problems] == ["schema_version"]

@@ -103,7 +103,7 @@ def test_the_message_of_a_misspelt_key_is_what_validate_prints(generated, tmp_pa
     printed = result.stderr.splitlines()[:-1]
     raid, level = _line("  raid:"), _line("    level: '6'")
     assert printed == [f"bundle.yaml:{raid}: systems[a].raid.level: missing required field",
-                       f"bundle.yaml:{level}: systems[a].raid.levle: unknown key (not part of bundle format v1)"]
+                       f"bundle.yaml:{level}: systems[a].raid.levle: unknown key (not part of bundle format v2)"]
     assert f"| `levle: '6'` | a misspelt key (`level`) | {' '.join(f'`{p}`' for p in printed)} |" \
         in generated[BUNDLE_FORMAT]
 

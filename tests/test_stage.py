@@ -192,7 +192,7 @@ def test_problems_come_back_from_the_cache_as_validation_reported_them(project: 
     extra = project.root / "extra"  # a second data folder with a bundle of the same id
     shutil.copytree(project.data / "seagate-nytro-mysql-2015", extra / "seagate-nytro-mysql-2015")
     bundle = project.data / "graid-supremeraid-mysql-2023" / "bundle.yaml"
-    bundle.write_text(bundle.read_text().replace("schema_version: 1", "schema_version: 2"))
+    bundle.write_text(bundle.read_text().replace("schema_version: 2", "schema_version: 3"))
     _, expected = validate_paths([project.data, extra])
     for _ in range(2):  # validated, then from the cache
         staged, problems, _ = stage_bundles([project.data, extra], cache=project.cache)
@@ -202,7 +202,7 @@ def test_problems_come_back_from_the_cache_as_validation_reported_them(project: 
                                           "scaleflux-csd2000-mysql-2020", "seagate-nytro-mysql-2015"]
     messages = [(p.field, p.type, p.message) for p in problems if p.severity == "error"]
     assert messages == [
-        ("schema_version", "literal_error", "Input should be 1 (got 2)"),
+        ("schema_version", "format", "bundle format 3: this version of benchdb reads format 2"),
         ("id", "duplicate-id", "bundle id 'seagate-nytro-mysql-2015' is already used by "
                                f"{project.data / 'seagate-nytro-mysql-2015' / 'bundle.yaml'}"),
     ]

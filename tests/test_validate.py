@@ -7,7 +7,7 @@ from pathlib import Path
 from ingest.bundles.validate import validate_paths
 
 MINIMAL = """\
-schema_version: 1
+schema_version: 2
 id: tiny
 title: A tiny study
 summary: One table, two systems.
@@ -95,14 +95,14 @@ def test_number_as_string_is_not_coerced(bundle_dir):
 def test_unknown_key(bundle_dir):
     text = MINIMAL.replace("    label: System B\n", "    label: System B\n    colour: red\n")
     assert _problems(bundle_dir, text) == [
-        "bundle.yaml:22: systems[b].colour: unknown key (not part of bundle format v1)"
+        "bundle.yaml:22: systems[b].colour: unknown key (not part of bundle format v2)"
     ]
 
 
 def test_unknown_key_inside_a_table(bundle_dir):
     text = MINIMAL.replace('values: "90.00 180.10"}', 'values: "90.00 180.10", colour: red}')
     assert _problems(bundle_dir, text) == [
-        "bundle.yaml:41: results[tps].rows[1].colour: unknown key (not part of bundle format v1)"
+        "bundle.yaml:41: results[tps].rows[1].colour: unknown key (not part of bundle format v2)"
     ]
 
 
@@ -319,3 +319,33 @@ def test_values_to_be_stated_and_the_logs_warnings_are_reported_together(tmp_pat
         (16, "systems[a].raid.drive_model", "to-be-stated", "error"),
         (42, "results[log1].path", "artifact-warning", "warning")]
     assert problems[2].message == "artifacts/run.log line 11: sysbench reported: WARNING: timer was never started"
+
+
+def test_format_2_says_what_a_contributor_does_not_know_and_holds_a_cloud_volume(bundle_dir):
+    """Format 2 (issue #51): "not-stated" for a storage kind or protocol the source does not give, a RAID
+    whose drive count is not stated (no usable capacity is derived then), a device class, and a cloud
+    volume with what was provisioned."""
+    text = (MINIMAL
+            .replace("storage: {product: Box A, vendor: Example, kind: software-raid}",
+                     "storage: {product: Box A, vendor: Example, kind: not-stated, device_class: nvme-ssd}")
+            .replace('raid: {level: "6", drives: 8, drive_model: SSD X, chunk_kib: 4}\n    protocol: local',
+                     'raid: {level: "6", drive_model: SSD X}\n    protocol: not-stated')
+            .replace("storage: {product: Box B, vendor: Example, kind: gpu-raid}",
+                     "storage: {product: EBS io2, vendor: AWS, kind: cloud-volume, device_class: cloud-volume}\n"
+                     "    volume: {service: aws-ebs, type: io2, size_gb: 1000, provisioned_iops: 32000}"))
+    bundles, problems = validate_paths([bundle_dir("tiny", text)])
+    assert problems == []
+    a, b = bundles[0].bundle.systems
+    assert (a.storage.kind, a.protocol, a.raid.drives, a.storage.device_class) == ("not-stated", "not-stated", None,
+                                                                                     "nvme-ssd")
+    assert bundles[0].derivation.usable["a"] is None
+    assert (b.volume.service, b.volume.type, b.volume.size_gb, b.volume.provisioned_iops) == ("aws-ebs", "io2", 1000, 32000)
+
+
+def test_a_cloud_volume_needs_its_kind_and_its_volume(bundle_dir):
+    text = MINIMAL.replace("storage: {product: Box B, vendor: Example, kind: gpu-raid}",
+                           "storage: {product: EBS gp3, vendor: AWS, kind: cloud-volume}")
+    _, problems = validate_paths([bundle_dir("tiny", text)])
+    assert [(p.line, p.field, p.message) for p in problems] == [
+        (22, "systems[b].storage", "a cloud volume needs storage kind cloud-volume and its volume (service, type...): "
+                                   "one is given without the other")]

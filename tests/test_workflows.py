@@ -58,7 +58,7 @@ def test_validate_annotates_each_problem_for_github(tmp_path):
     bundle = tmp_path / "data" / "graid-supremeraid-mysql-2023"
     shutil.copytree(ROOT / "data" / "graid-supremeraid-mysql-2023", bundle)
     text = (bundle / "bundle.yaml").read_text(encoding="utf-8")
-    (bundle / "bundle.yaml").write_text(text.replace("schema_version: 1", "schema_version: 2"), encoding="utf-8")
+    (bundle / "bundle.yaml").write_text(text.replace("schema_version: 2", "schema_version: 3"), encoding="utf-8")
     benchdb = Path(sys.executable).parent / "benchdb"
     done = subprocess.run([str(benchdb), "validate", "--github", "data"], cwd=tmp_path, capture_output=True,
                           text=True)
@@ -66,7 +66,7 @@ def test_validate_annotates_each_problem_for_github(tmp_path):
     line = next(n for n, row in enumerate(text.splitlines(), 1) if row.startswith("schema_version:"))
     assert done.stdout.splitlines() == [
         f"::error file=data/graid-supremeraid-mysql-2023/bundle.yaml,line={line},title=schema_version::"
-        "Input should be 1 (got 2)"]
+        "bundle format 3: this version of benchdb reads format 2"]
 
 
 def _commands(output: str) -> list[str]:

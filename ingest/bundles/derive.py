@@ -49,7 +49,7 @@ def _usable(bundle: Bundle, out: Derivation) -> None:
     for i, system in enumerate(bundle.systems):
         try:
             raid = system.raid
-            out.usable[system.id] = None if raid is None else round(
+            out.usable[system.id] = None if raid is None or raid.drives is None else round(
                 usable_fraction(raid.level, raid.drives, raid.group_size), 4)
         except FormulaError as exc:  # too few drives for the level (every level has a capacity rule)
             out.usable[system.id] = None

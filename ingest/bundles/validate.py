@@ -14,7 +14,7 @@ from typing import Any, Iterable, Iterator
 
 from pydantic import ValidationError
 
-from schema.models import TO_BE_STATED, Artifact, Bundle, Derived, ResultTable
+from schema.models import SCHEMA_VERSION, TO_BE_STATED, Artifact, Bundle, Derived, ResultTable
 from schema.numbers import NUMBER_TEXT, inexact, why_not_plain
 
 from .claims import verdict_of
@@ -23,6 +23,7 @@ from .fields import never_negative
 from ..parsers import PARSERS, ParseError
 from ..parsers.sysbench_runs import parse_file as parse_sysbench_run
 from .problems import Problem
+from .migrate import needs
 from .yamlfile import YamlDocument, YamlProblem, load_yaml
 
 BUNDLE_FILE = "bundle.yaml"
@@ -71,7 +72,7 @@ def find_bundle_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]
 
 _MESSAGES = {
     "missing": "missing required field",
-    "extra_forbidden": "unknown key (not part of bundle format v1)",
+    "extra_forbidden": f"unknown key (not part of bundle format v{SCHEMA_VERSION})",
 }
 _MEMBERS = {"str": "text", "int": "a whole number", "float": "a number", "bool": "true or false"}
 _MEMBER_TAG = re.compile(r"^function-[a-z]+\[.*\]$")  # a union member with a validator, e.g. Setting's text
@@ -163,6 +164,11 @@ class _Checker:
                     self.add((section, i, "id"), "duplicate-id",
                              f"duplicate id {item.id!r} (also {section}[{seen[item.id]}])")
                 seen.setdefault(item.id, i)
+        for i, system in enumerate(b.systems):
+            if (system.storage.kind == "cloud-volume") != (system.volume is not None):
+                self.add(("systems", i, "volume" if system.volume else "storage"), "volume",
+                         "a cloud volume needs storage kind cloud-volume and its volume (service, type...): one "
+                         "is given without the other")
         sources = {s.id for s in b.sources}
         systems = {s.id for s in b.systems}
         workloads = {w.id for w in b.workloads}
@@ -412,6 +418,9 @@ def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__ if doc.data is not None else "nothing"
         return None, [Problem(display, 1, "", "not-a-mapping", f"a bundle must be a YAML mapping, not {kind}")]
+    format_needed = needs(doc.data.get("schema_version"))
+    if format_needed:
+        return None, [Problem(display, doc.line_of(("schema_version",)), "schema_version", "format", format_needed)]
     numbers = [Problem(display, line, _yaml_path(doc.data, path)[1], "inexact-number", why)
                for path, line, why in doc.numbers]
     numbers += [Problem(display, doc.line_of(path), _yaml_path(doc.data, path)[1], "to-be-stated",

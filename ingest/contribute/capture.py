@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from schema.models import SCHEMA_VERSION
+
 from .bundle_writer import WriteError, publish, staged_bundle
 from ..parsers import ParseError
 from ..parsers.sysbench_runs import parse_file
@@ -387,7 +389,7 @@ class Capture:
         notes = [cfg.note] if cfg.note else []
         notes.append("Captured by benchdb capture: every value is measured from the sysbench logs in artifacts/.")
         return {
-            "schema_version": 1, "id": cfg.bundle_id,
+            "schema_version": SCHEMA_VERSION, "id": cfg.bundle_id,
             "title": f"Measured: sysbench {', '.join(cfg.tests)} on MariaDB, doublewrite and compression variants",
             "summary": (f"sysbench {', '.join(cfg.tests)} at {', '.join(map(str, cfg.threads))} threads, "
                         f"{cfg.repetitions} repetitions of {cfg.time_s} s each, {cfg.tables} tables of "

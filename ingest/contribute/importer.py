@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from schema.models import TO_BE_STATED
+from schema.models import SCHEMA_VERSION, TO_BE_STATED
 
 from .bundle_writer import publish, staged_bundle
 from .server_settings import Read, database_section, in_effect, read_cnf, read_commands, read_variables
@@ -382,7 +382,7 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
     if any(t["format"] == "mdstat-trace" for t in found.traces):
         notes.append("The runs carry no start time: add `started` to each to align them with the trace.")
     return {
-        "schema_version": 1, "id": bundle_id,
+        "schema_version": SCHEMA_VERSION, "id": bundle_id,
         "title": f"Measured: sysbench {', '.join(named) or 'runs'} ({len(found.runs)} runs)",
         "summary": f"sysbench {', '.join(named) or 'runs'} imported from logs; the system is described below.",
         "sources": [{"id": "logs", "publisher": ask("publisher"), "title": "Measured runs (this bundle's logs)",

@@ -193,6 +193,11 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
         "systems": [{
             "study": study, "system": s.id, "position": i, "label": s.label,
             "storage_product": s.storage.product, "storage_vendor": s.storage.vendor, "storage_kind": s.storage.kind,
+            "device_class": s.storage.device_class,
+            "volume_service": s.volume.service if s.volume else None, "volume_type": s.volume.type if s.volume else None,
+            "volume_size_gb": s.volume.size_gb if s.volume else None,
+            "provisioned_iops": s.volume.provisioned_iops if s.volume else None,
+            "provisioned_mb_s": s.volume.provisioned_throughput_mb_s if s.volume else None,
             "raid_level": s.raid.level if s.raid else None, "drives": s.raid.drives if s.raid else None,
             "device": s.raid.drive_model if s.raid else None, "chunk_kib": s.raid.chunk_kib if s.raid else None,
             "drive_capacity_tb": s.raid.drive_capacity_tb if s.raid else None,

@@ -68,6 +68,12 @@ CREATE TABLE systems (
     storage_product  VARCHAR NOT NULL,
     storage_vendor   VARCHAR NOT NULL,
     storage_kind     VARCHAR NOT NULL,
+    device_class     VARCHAR,               -- the devices' class (nvme-ssd, hdd, cloud-volume, ...) as stated
+    volume_service   VARCHAR,               -- a cloud volume's service (aws-ebs, ...), type and provisioned figures
+    volume_type      VARCHAR,
+    volume_size_gb   DOUBLE,
+    provisioned_iops INTEGER,
+    provisioned_mb_s DOUBLE,
     raid_level       VARCHAR,
     drives           INTEGER,
     device           VARCHAR,
