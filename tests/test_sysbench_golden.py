@@ -31,6 +31,7 @@ def F(ea, es, ta, ts):
     return {"events_avg": ea, "events_stddev": es, "time_avg": ta, "time_stddev": ts}
 
 
+
 GOLDEN = {
     # "sysbench 0.4.12:", "Number of threads: 1", "Doing read-only test", OLTP test statistics block.
     "mariadbbench-0.4.12-oltp-ro-1thr.log": dict(
@@ -224,6 +225,36 @@ GOLDEN = {
         other_statistics={"reads/s": 0.0, "writes/s": 12873.38, "fsyncs/s": 128.73, "read, MiB/s": 0.0,
                           "written, MiB/s": 201.15},
         warnings=[]),
+    # Shapes of issue #51 (hand-made; PROVENANCE.md names what each follows).
+    # 0.5 interval latency in microseconds: "response time: 13426.06us (95%)" is 13.42606 ms.
+    "handmade-0.5-oltp-rw-ivl-latency-us.log": dict(
+        sysbench_version="0.5", test=None, kind="oltp", complete=True, threads=8, threads_source="header",
+        report_interval_s=10,
+        totals=T(transactions=23010, tps=766.95, queries=460200, reads=322140, writes=92040, other=46020,
+                 time_s=30.0021, events=23010),
+        # "total time taken by event execution: 239.9871s": 239987.1 ms
+        latency_ms=L(2.11, 10.43, 87.35, 239987.1, p95=13.42),
+        fairness=F(2876.25, 12.04, 29.9984, 0.0), intervals=3,
+        first={"t_s": 10, "threads": 8, "tps": 765.10, "qps": None, "reads_s": 10711.40, "writes_s": 3060.40,
+               "other_s": None, "latency_pct": 95, "latency_ms": 13.42606},
+        last={"t_s": 30, "tps": 766.70, "reads_s": 10733.80, "writes_s": 3066.80, "latency_ms": 13.4417},
+        warnings=[]),
+    # sysbench-tpcc --report_csv=yes: "10,16,401.30,11842.66,5395.88,5628.28,818.50,87.56,1.20,0.00" lines.
+    "handmade-1.0.20-tpcc-report-csv.log": dict(
+        sysbench_version="1.0.20", test="tpcc", kind="tpcc", complete=True, threads=16, threads_source="header",
+        report_interval_s=10,
+        totals=T(transactions=12003, tps=399.93, queries=354248, qps=11803.40, reads=161378, writes=168420,
+                 other=24450, ignored_errors=32, reconnects=0, time_s=30.0124, events=12003),
+        latency_ms=L(1.02, 39.98, 612.40, 479880.05, p95=88.16),
+        fairness=F(750.1875, 14.22, 29.9925, 0.0), intervals=3,
+        # no --percentile on the command line: sysbench's default, 95
+        first={"t_s": 10, "threads": 16, "tps": 401.30, "qps": 11842.66, "reads_s": 5395.88, "writes_s": 5628.28,
+               "other_s": 818.50, "latency_pct": 95, "latency_ms": 87.56, "errors_s": 1.20, "reconnects_s": 0.0},
+        last={"t_s": 30, "threads": 16, "tps": 400.10, "qps": 11806.42, "latency_ms": 88.41, "errors_s": 1.10},
+        command_options={"mysql-socket": "/tmp/mysql.sock", "mysql-user": "root", "mysql-db": "sbt", "time": "30",
+                         "threads": "16", "report-interval": "10", "tables": "10", "scale": "100",
+                         "db-driver": "mysql", "report_csv": "yes"},
+        lines=[1, 41], warnings=[]),
     # sysbench's own cram templates: globbed values are unreadable, never guessed.
     "sysbench-repo-CRAMTEMPLATE-1.0.20-cpu-run.log": dict(
         sysbench_version=None, kind="cpu", complete=False, threads=2, totals=T(events=100),

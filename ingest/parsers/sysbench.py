@@ -18,11 +18,12 @@ import numpy as np
 from .reading import ParseError
 from .sysbench_command import RE_CONTINUED, is_opener, opens_a_run, read_command
 from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, read_block, storable
+from .sysbench_rows import interval_row
 from .sysbench_shapes import (
     INFO, RE_CHECKPOINT, RE_COMMAND, RE_FATAL, RE_FILEIO_04, RE_FILEIO_04_BYTES, RE_FILEIO_04_RATE,
-    RE_HIST_ROW, RE_INTERVAL_SETTING, RE_IVL_04, RE_IVL_05, RE_IVL_10, RE_IVL_10_EPS, RE_IVL_FILEIO, RE_IVL_MEMORY,
-    MAX_SKIPPED, RE_KEY_VALUE, RE_MEMORY_BYTES, RE_MEMORY_OPS, RE_PER_SEC, RE_PERCENTILE, RE_PROMPT, RE_QUEUE,
-    RE_THREADS, RE_VERSION, RE_VERSION_TEXT, SECTIONS, SOURCE_KEYS, half_unit, is_num, num, pct, unit, whole,
+    RE_HIST_ROW, RE_INTERVAL_SETTING, RE_IVL_CSV, MAX_SKIPPED, RE_KEY_VALUE, RE_MEMORY_BYTES, RE_MEMORY_OPS,
+    RE_PER_SEC, RE_PERCENTILE, RE_PROMPT, RE_QUEUE, RE_THREADS, RE_VERSION, RE_VERSION_TEXT, SECTIONS, SOURCE_KEYS,
+    half_unit, is_num, num, pct, unit, whole,
 )
 
 # The parser of one run's lines. Reading a file (its runs, one or all) is sysbench_runs.py's, which
@@ -43,7 +44,6 @@ def _empty() -> dict:
     }
 
 
-_NO_SAMPLE = dict.fromkeys(INTERVAL_COLUMNS)
 # Bytes that are not UTF-8, as the reader decodes them (errors="surrogateescape").
 _BAD_BYTES = re.compile("[\udc80-\udcff]")
 
@@ -127,7 +127,15 @@ class _Parser:
         if line[0] in " \t":
             self._key_value(line_no, line)
             return
+        if line[0].isdigit() and RE_IVL_CSV.match(line):
+            self._interval(line_no, line)  # sysbench.report_csv (sysbench-tpcc --report_csv=yes)
+            return
         self._top_level(line_no, line)
+
+    def _percentile(self) -> int | None:
+        """The command's --percentile, where the log shows the command."""
+        value = self.command[1].get("percentile") if self.command else None
+        return int(value) if value and value.isdigit() else None
 
     def _bad_bytes(self, line_no: int, line: str) -> str:
         """A line with bytes that are not UTF-8: an error where it may hold a figure (a digit, an
@@ -260,44 +268,21 @@ class _Parser:
     # -- intervals ------------------------------------------------------------------------------
 
     def _interval(self, line_no: int, line: str) -> None:
-        row = None
-        if m := RE_IVL_10.match(line):
-            try:
-                row = dict(zip(INTERVAL_COLUMNS, map(num, m.groups())))
-            except ValueError:
-                self.warn(line_no, f"unreadable interval line: {line[:80]!r}")
-                return
-        elif m := RE_IVL_05.match(line):
-            t, thr, tps, r, w, lat, p, err, rec = m.groups()
-            row = {**_NO_SAMPLE, "t_s": int(t), "threads": int(thr), "tps": num(tps), "reads_s": num(r),
-                   "writes_s": num(w), "latency_pct": num(p), "latency_ms": num(lat),
-                   "errors_s": num(err) if err else None, "reconnects_s": num(rec) if rec else None}
-        elif m := RE_IVL_04.match(line):
-            t, thr, tps, r, w, lat, p, low, high = m.groups()
-            row = {**_NO_SAMPLE, "t_s": int(t), "threads": int(thr), "tps": num(tps), "reads_s": num(r),
-                   "writes_s": num(w), "latency_pct": num(p), "latency_ms": num(lat)}
-            if low is not None:
-                row.update(latency_min_ms=num(low), latency_max_ms=num(high))
-        elif m := RE_IVL_10_EPS.match(line):
-            t, thr, eps, p, lat = m.groups()
-            row = {**_NO_SAMPLE, "t_s": int(t), "threads": int(thr), "latency_pct": num(p),
-                   "latency_ms": num(lat), "eps": num(eps)}
-        elif m := RE_IVL_FILEIO.match(line):
-            t, r, w, f, p, lat, lat_04, p_04 = m.groups()
-            row = {**_NO_SAMPLE, "t_s": int(t), "latency_pct": num(p or p_04), "latency_ms": num(lat or lat_04),
-                   "read_mib_s": num(r), "written_mib_s": num(w), "fsyncs_s": num(f)}
-        elif m := RE_IVL_MEMORY.match(line):
-            row = {**_NO_SAMPLE, "t_s": int(m.group(1)), "mib_s": num(m.group(2))}
-        elif m := RE_CHECKPOINT.match(line):
-            self.checkpoint = _Parser(self.name)
-            self.checkpoint.first = (int(m.group(1)), line_no)
-            return
-        elif m := RE_QUEUE.match(line):
-            self.out.setdefault("queue", []).append(
-                {"t_s": int(m.group(1)), "length": int(m.group(2)), "concurrency": int(m.group(3)), "line": line_no})
-            return
-        else:
+        try:
+            row = interval_row(line, percentile=self._percentile())
+        except ValueError:
             self.warn(line_no, f"unreadable interval line: {line[:80]!r}")
+            return
+        if row is None:
+            if m := RE_CHECKPOINT.match(line):
+                self.checkpoint = _Parser(self.name)
+                self.checkpoint.first = (int(m.group(1)), line_no)
+            elif m := RE_QUEUE.match(line):
+                self.out.setdefault("queue", []).append(
+                    {"t_s": int(m.group(1)), "length": int(m.group(2)), "concurrency": int(m.group(3)),
+                     "line": line_no})
+            else:
+                self.warn(line_no, f"unreadable interval line: {line[:80]!r}")
             return
         if not storable(row):
             self.warn(line_no, f"unreadable interval line (a number out of range): {line[:80]!r}")

@@ -16,7 +16,7 @@ from .sysbench_shapes import KINDS, OLTP_TESTS, RE_COMMAND, RE_THREADS, RE_VERSI
 
 # A command running sysbench that goes on on the next line ("sysbench oltp_read_write \").
 RE_CONTINUED = re.compile(r"(?:^|\s)(?:\S*/)?sysbench(?:\s.*)?\\$")
-_OPTION = re.compile(r"^--([a-z][a-z0-9-]*)=(.*)$")
+_OPTION = re.compile(r"^--([a-z][a-z0-9_-]*)=(.*)$")  # sysbench-tpcc: --report_csv=yes
 _OPENERS = ("Running the test with following options:",)
 
 

@@ -16,10 +16,11 @@ RE_VERSION = re.compile(r"^sysbench (\S+?):?(?:\s|$)")
 RE_VERSION_TEXT = re.compile(r"^\d+\.\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.]+)?$")
 RE_THREADS = re.compile(r"^Number of threads: (\d+)$")
 RE_INTERVAL_SETTING = re.compile(r"^Report intermediate results every (\d+) second")
-# 0.5 db_driver.c db_print_stats(SB_STAT_INTERMEDIATE), log_timestamp "[%4.0fs] "
+# 0.5 db_driver.c db_print_stats(SB_STAT_INTERMEDIATE), log_timestamp "[%4.0fs] "; some 0.5 builds print the
+# latency in microseconds ("response time: 10426.06us (95%)", issue #51), read as ms
 RE_IVL_05 = re.compile(
     rf"^\[\s*(\d+)s\] threads: (\d+), tps: {NUM}, reads(?:/s)?: {NUM}, writes(?:/s)?: {NUM},? "
-    rf"response time: {NUM}ms \({NUM}%\)(?:, errors: {NUM}, reconnects:\s*{NUM})?$")
+    rf"response time: {NUM}(ms|us) \({NUM}%\)(?:, errors: {NUM}, reconnects:\s*{NUM})?$")
 # 0.4.12.10 sb_oltp.c oltp_print_stats(SB_STAT_INTERMEDIATE): "%6f" figures, later with ", min: .., max: .."
 RE_IVL_04 = re.compile(
     rf"^\[\s*(\d+)s\] Intermediate results: (\d+) threads, tps: {NUM}, reads/s: {NUM}, writes/s: {NUM},? "
@@ -40,6 +41,10 @@ RE_IVL_FILEIO = re.compile(
 RE_IVL_MEMORY = re.compile(rf"^\[\s*(\d+)s ?\] {NUM} Mi?B/sec,?$")
 # 1.0 sysbench.c checkpoints_thread_proc; 0.4 checkpoints_thread_proc ("[%4.0fs] ")
 RE_CHECKPOINT = re.compile(r"^\[\s*(\d+)s ?\] Checkpoint report:$")
+# 1.0+ sysbench.lua sysbench.report_csv, the interval report of sysbench-tpcc --report_csv=yes (tpcc.lua
+# report_intermediate): "%.0f,%u,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f" = time, threads, tps, qps,
+# reads/s, writes/s, other/s, latency (ms) at --percentile, errors/s, reconnects/s
+RE_IVL_CSV = re.compile(rf"^(\d+),(\d+),{NUM},{NUM},{NUM},{NUM},{NUM},{NUM},{NUM},{NUM}$")
 # 1.0 --rate: the queue of a fixed-rate run ("queue length: N concurrency: M", db_driver with a comma)
 RE_QUEUE = re.compile(r"^\[\s*(\d+)s \] queue length: (\d+),? concurrency: (\d+)$")
 # A shell prompt of the RHEL/CentOS form, "[user@host dir]# " or "$ ": never an interval line.

@@ -1,0 +1,54 @@
+"""The shapes of issue #51 beyond their golden tests (tests/test_sysbench_golden.py): each variant of a
+shape, with values typed by hand from the lines the test writes or the fixture it changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest.parsers.sysbench_runs import parse_text
+
+FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"
+
+
+def _text(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+# --- 0.5 interval latency in microseconds ------------------------------------------------------------
+
+def test_microseconds_are_read_as_milliseconds_digit_for_digit():
+    got = parse_text(_text("handmade-0.5-oltp-rw-ivl-latency-us.log"))
+    # 13426.06us, 13398.51us, 13441.70us (lines 13-15)
+    assert [row["latency_ms"] for row in got["intervals"].to_rows()] == [13.42606, 13.39851, 13.4417]
+    assert got["warnings"] == []
+
+
+def test_microseconds_with_the_errors_and_reconnects_columns():
+    line = "[  10s] threads: 4, tps: 12.50, reads: 0.00, writes: 50.00, response time: 980.5us (99%), " \
+           "errors: 0.00, reconnects:  0.00\n"
+    got = parse_text("Number of threads: 4\n" + line)
+    row = got["intervals"].to_rows()[0]
+    assert (row["latency_ms"], row["latency_pct"], row["errors_s"], row["reconnects_s"]) == (0.9805, 99, 0.0, 0.0)
+
+
+# --- sysbench-tpcc --report_csv=yes ------------------------------------------------------------------
+
+def test_csv_reports_take_the_percentile_of_the_command_line():
+    text = _text("handmade-1.0.20-tpcc-report-csv.log").replace("--report_csv=yes run",
+                                                                "--percentile=99 --report_csv=yes run")
+    text = text.replace("95th percentile:    ", "99th percentile:    ")
+    got = parse_text(text)
+    assert [row["latency_pct"] for row in got["intervals"].to_rows()] == [99, 99, 99]
+    assert got["latency_ms"]["percentiles"] == {"99": 88.16}
+
+
+def test_csv_reports_that_do_not_follow_each_other_are_named():
+    text = _text("handmade-1.0.20-tpcc-report-csv.log").replace("\n30,16,", "\n20,16,")
+    got = parse_text(text)
+    assert len(got["intervals"]) == 2
+    assert "line 16: interval at 20s does not follow 20s; not kept" in got["warnings"]
+
+
+def test_a_line_of_numbers_that_is_no_csv_report_is_still_skipped():
+    got = parse_text(_text("handmade-1.0.20-tpcc-report-csv.log").replace("Threads started!", "10,16,401.30"))
+    assert "line 12: skipped a line that is not sysbench output: '10,16,401.30'" in got["warnings"]
