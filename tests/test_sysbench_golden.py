@@ -255,6 +255,20 @@ GOLDEN = {
                          "threads": "16", "report-interval": "10", "tables": "10", "scale": "100",
                          "db-driver": "mysql", "report_csv": "yes"},
         lines=[1, 41], warnings=[]),
+    # a UTF-8 byte order mark before "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)" on line 1.
+    "handmade-1.0.20-point-select-bom.log": dict(
+        sysbench_version="1.0.20", test=None, kind="oltp", complete=True, threads=4, threads_source="header",
+        report_interval_s=None,
+        totals=T(transactions=98765, tps=9875.41, queries=98765, qps=9875.41, reads=98765, writes=0, other=0,
+                 ignored_errors=0, reconnects=0, time_s=10.0011, events=98765),
+        latency_ms=L(0.09, 0.40, 7.36, 39820.46, p95=0.55),
+        fairness=F(24691.25, 118.40, 9.9551, 0.0), intervals=0, lines=[1, 36], warnings=[]),
+    # 1.1 --warmup-time=60: "Warming up for 60 seconds..." (line 16) is sysbench's own line.
+    "handmade-1.1.0-cpu-warmup.log": dict(
+        sysbench_version="1.1.0-df89d34c410a", test="cpu", kind="cpu", complete=True, threads=2,
+        threads_source="header", report_interval_s=None, totals=T(time_s=30.0004, events=86896),
+        latency_ms=L(0.66, 0.69, 2.13, 59958.21, p95=0.72),
+        fairness=F(43448.0, 52.0, 29.9791, 0.0), intervals=0, lines=[1, 35], warnings=[]),
     # sysbench's own cram templates: globbed values are unreadable, never guessed.
     "sysbench-repo-CRAMTEMPLATE-1.0.20-cpu-run.log": dict(
         sysbench_version=None, kind="cpu", complete=False, threads=2, totals=T(events=100),

@@ -52,3 +52,15 @@ def test_csv_reports_that_do_not_follow_each_other_are_named():
 def test_a_line_of_numbers_that_is_no_csv_report_is_still_skipped():
     got = parse_text(_text("handmade-1.0.20-tpcc-report-csv.log").replace("Threads started!", "10,16,401.30"))
     assert "line 12: skipped a line that is not sysbench output: '10,16,401.30'" in got["warnings"]
+
+
+# --- a UTF-8 byte order mark -------------------------------------------------------------------------
+
+def test_a_byte_order_mark_is_no_text():
+    raw = (FIXTURES / "handmade-1.0.20-point-select-bom.log").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbfsysbench 1.0.20 ")
+    with_mark = parse_text(raw.decode("utf-8"))
+    without = parse_text(raw[3:].decode("utf-8"))
+    assert with_mark["sysbench_version"] == "1.0.20" and with_mark["warnings"] == []
+    assert {k: v for k, v in with_mark.items() if k != "intervals"} == \
+        {k: v for k, v in without.items() if k != "intervals"}

@@ -92,6 +92,8 @@ class _Parser:
 
     def feed(self, line_no: int, raw: str) -> None:
         line = raw.rstrip("\r\n").rstrip()
+        if line[:1] == "\ufeff":  # a UTF-8 byte order mark (a file saved by a Windows editor): no text
+            line = line[1:]
         if not line:
             self.in_histogram = False
             return

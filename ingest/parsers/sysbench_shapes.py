@@ -104,6 +104,8 @@ INFO = re.compile("|".join([
     # 1.0/master sysbench.c print_run_mode; oltp_common.lua prepare/cleanup
     r"Warmup time: \d+s", r"Target transaction rate: ", r"Validation checks: on", r"Preloading table",
     r"Dropping table",
+    # master (1.1, not 1.0) sysbench.c run_test with --warmup-time: "Warming up for %d seconds...\n"
+    r"Warming up for \d+ seconds\.\.\.$",
 ]))
 OLTP_TESTS = {"oltp", "oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select",
               "oltp_update_index", "oltp_update_non_index", "oltp_delete", "oltp_insert", "select_random_points",
