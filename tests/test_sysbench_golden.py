@@ -269,6 +269,14 @@ GOLDEN = {
         threads_source="header", report_interval_s=None, totals=T(time_s=30.0004, events=86896),
         latency_ms=L(0.66, 0.69, 2.13, 59958.21, p95=0.72),
         fairness=F(43448.0, 52.0, 29.9791, 0.0), intervals=0, lines=[1, 35], warnings=[]),
+    # "999th percentile: 21.89" is the 99.9th percentile.
+    "handmade-1.0.20-oltp-ro-999th-percentile.log": dict(
+        sysbench_version="1.0.20", test=None, kind="oltp", complete=True, threads=8, threads_source="header",
+        report_interval_s=None,
+        totals=T(transactions=100154, tps=1669.13, queries=1602464, qps=26706.04, reads=1402156, writes=0,
+                 other=200308, ignored_errors=0, reconnects=0, time_s=60.0038, events=100154),
+        latency_ms=L(1.87, 4.79, 38.02, 479781.66, p99_9=21.89),
+        fairness=F(12519.25, 41.90, 59.9727, 0.0), intervals=0, warnings=[]),
     # sysbench's own cram templates: globbed values are unreadable, never guessed.
     "sysbench-repo-CRAMTEMPLATE-1.0.20-cpu-run.log": dict(
         sysbench_version=None, kind="cpu", complete=False, threads=2, totals=T(events=100),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ingest.parsers.sysbench_runs import parse_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"
@@ -64,3 +66,21 @@ def test_a_byte_order_mark_is_no_text():
     assert with_mark["sysbench_version"] == "1.0.20" and with_mark["warnings"] == []
     assert {k: v for k, v in with_mark.items() if k != "intervals"} == \
         {k: v for k, v in without.items() if k != "intervals"}
+
+
+# --- percentiles -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("key,rank", [("95th", "95"), ("99th", "99"), ("100th", "100"), ("99.9th", "99.9"),
+                                      ("999th", "99.9"), ("9999th", "99.99"), ("99.99th", "99.99"),
+                                      ("approx.  95", "95"), ("approx.  99", "99")])
+def test_percentile_ranks(key, rank):
+    text = _text("handmade-1.0.20-oltp-ro-999th-percentile.log").replace("999th percentile:", f"{key} percentile:")
+    got = parse_text(text)
+    assert got["latency_ms"]["percentiles"] == {rank: 21.89}
+    assert got["warnings"] == []
+
+
+def test_a_rank_above_100_that_names_no_percentile_is_named():
+    got = parse_text(_text("handmade-1.0.20-oltp-ro-999th-percentile.log").replace("999th", "150th"))
+    assert got["latency_ms"]["percentiles"] == {}
+    assert got["warnings"] == ["line 31: unknown statistic '150th percentile'"]

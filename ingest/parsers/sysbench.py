@@ -23,7 +23,7 @@ from .sysbench_shapes import (
     INFO, RE_CHECKPOINT, RE_COMMAND, RE_FATAL, RE_FILEIO_04, RE_FILEIO_04_BYTES, RE_FILEIO_04_RATE,
     RE_HIST_ROW, RE_INTERVAL_SETTING, RE_IVL_CSV, MAX_SKIPPED, RE_KEY_VALUE, RE_MEMORY_BYTES, RE_MEMORY_OPS,
     RE_PER_SEC, RE_PERCENTILE, RE_PROMPT, RE_QUEUE, RE_THREADS, RE_VERSION, RE_VERSION_TEXT, SECTIONS, SOURCE_KEYS,
-    half_unit, is_num, num, pct, unit, whole,
+    half_unit, is_num, num, percentile_rank, unit, whole,
 )
 
 # The parser of one run's lines. Reading a file (its runs, one or all) is sysbench_runs.py's, which
@@ -439,10 +439,10 @@ class _Parser:
             if key in ("min", "avg", "max", "sum"):
                 latency[key] = num(unit(value, "ms"))
                 self.half[key] = half_unit(unit(value, "ms"))
-            elif m := RE_PERCENTILE.match(key):
-                latency["percentiles"][pct(m.group(1))] = num(unit(value, "ms"))
-                self.half[f"p{pct(m.group(1))}"] = half_unit(unit(value, "ms"))
-                self.out["source_lines"][f"latency_p{pct(m.group(1))}"] = line_no
+            elif (m := RE_PERCENTILE.match(key)) and (rank := percentile_rank(m.group(1))) is not None:
+                latency["percentiles"][rank] = num(unit(value, "ms"))
+                self.half[f"p{rank}"] = half_unit(unit(value, "ms"))
+                self.out["source_lines"][f"latency_p{rank}"] = line_no
             elif key == "percentile stats" and value == "disabled":
                 pass  # 1.0+ with --percentile=0 (sysbench.c sb_report_cumulative): no percentile printed
             else:

@@ -148,6 +148,18 @@ def pct(text: str) -> str:
     return format(Decimal(text).normalize(), "f")
 
 
+def percentile_rank(text: str) -> str | None:
+    """The rank a percentile line names, as pct gives it: sysbench prints "%3dth" (1.0+) and "approx. %3d"
+    (0.4/0.5), so '95', '99', '100'; a rank written with its point ('99.9th') is read as written, and one
+    written without it ('999th', '9999th': no percentile is above 100) as the 99.9 or 99.99 it names.
+    None for any other rank above 100."""
+    if Decimal(text) <= 100:
+        return pct(text)
+    if text.isdigit() and text.startswith("99") and text.strip("9") == "":
+        return pct(f"99.{text[2:]}")
+    return None
+
+
 def half_unit(text: str, *, scale: int = 1) -> float:
     """Half the last printed digit of a figure (the most its rounding can have moved it), times
     ``scale`` for a figure read in another unit: '3.30' -> 0.005, '59.8391' s read as ms -> 0.05.
