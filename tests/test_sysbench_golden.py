@@ -277,6 +277,19 @@ GOLDEN = {
                  other=200308, ignored_errors=0, reconnects=0, time_s=60.0038, events=100154),
         latency_ms=L(1.87, 4.79, 38.02, 479781.66, p99_9=21.89),
         fairness=F(12519.25, 41.90, 59.9727, 0.0), intervals=0, warnings=[]),
+    # two prepare attempts that fail ("FATAL: failed to create test table", lines 7 and 14), then a whole run.
+    "handmade-0.4.12-failed-prepare-then-run.log": dict(
+        sysbench_version="0.4.12", test="oltp", kind="oltp", complete=True, threads=2, threads_source="header",
+        report_interval_s=None,
+        totals=T(transactions=41230, tps=687.15, queries=824600, reads=577220, writes=164920, other=82460,
+                 time_s=60.0012, events=41230),
+        # "total time taken by event execution: 119.9694" (seconds): 119969.4 ms
+        latency_ms=L(1.21, 2.91, 45.87, 119969.4, p95=4.12),
+        fairness=F(20615.0, 31.0, 59.9847, 0.0), intervals=0, lines=[15, 54],
+        warnings=["line 1: lines 1-7 are a sysbench run that failed (line 7: FATAL: failed to create test table); "
+                  "not read as a run",
+                  "line 8: lines 8-14 are a sysbench run that failed (line 14: FATAL: failed to create test table); "
+                  "not read as a run"]),
     # sysbench's own cram templates: globbed values are unreadable, never guessed.
     "sysbench-repo-CRAMTEMPLATE-1.0.20-cpu-run.log": dict(
         sysbench_version=None, kind="cpu", complete=False, threads=2, totals=T(events=100),

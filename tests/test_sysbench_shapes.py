@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.parsers.sysbench_runs import parse_text
+from ingest.parsers import ParseError
+from ingest.parsers.sysbench_runs import parse_text, parse_text_runs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"
 
@@ -84,3 +85,32 @@ def test_a_rank_above_100_that_names_no_percentile_is_named():
     got = parse_text(_text("handmade-1.0.20-oltp-ro-999th-percentile.log").replace("999th", "150th"))
     assert got["latency_ms"]["percentiles"] == {}
     assert got["warnings"] == ["line 31: unknown statistic '150th percentile'"]
+
+
+# --- failed attempts before a run --------------------------------------------------------------------
+
+FAILED = _text("handmade-0.4.12-failed-prepare-then-run.log").split("\n")
+
+
+def test_failed_attempts_after_the_run_are_named_on_it():
+    attempt = "\n".join(FAILED[:7]) + "\n"  # lines 1-7: one failed prepare
+    run = "\n".join(FAILED[14:54]) + "\n"  # lines 15-54: the whole run
+    runs = parse_text_runs(run + attempt)
+    assert len(runs) == 1 and runs[0]["lines"] == [1, 40] and runs[0]["complete"]
+    assert runs[0]["warnings"] == ["line 41: lines 41-47 are a sysbench run that failed "
+                                   "(line 47: FATAL: failed to create test table); not read as a run"]
+
+
+def test_a_file_of_failed_attempts_only_is_still_refused():
+    with pytest.raises(ParseError, match=r"<log>:7: run failed: FATAL: failed to create test table"):
+        parse_text("\n".join(FAILED[:14]) + "\n")
+
+
+def test_failed_attempts_between_two_runs_are_named_on_the_next():
+    run = "\n".join(FAILED[14:54]) + "\n"
+    attempt = "\n".join(FAILED[:7]) + "\n"
+    runs = parse_text_runs(run + attempt + run)
+    assert [r["lines"] for r in runs] == [[1, 40], [48, 87]]
+    assert runs[0]["warnings"] == []
+    assert runs[1]["warnings"] == ["line 41: lines 41-47 are a sysbench run that failed "
+                                   "(line 47: FATAL: failed to create test table); not read as a run"]

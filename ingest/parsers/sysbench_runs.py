@@ -56,11 +56,27 @@ class _Runs:
         return True
 
     def finish(self) -> list[dict]:
-        done = []
+        """The runs read, each checked. A run that failed (sysbench printed FATAL before any figure: a
+        prepare step that could not create its table, say) is an error only when no run of the file
+        was read; else it is named in a warning of the next run read (or the last one), and the runs
+        around it are read as usual."""
+        done, failed, error = [], [], None
         for parser, first, last in self.runs:
-            run = finish(parser)
+            try:
+                run = finish(parser)
+            except ParseError as exc:
+                if parser.fatal is None:
+                    raise  # not a sysbench log at all
+                error = error or exc
+                failed.append(f"line {first}: lines {first}-{last} are a sysbench run that failed "
+                              f"(line {parser.fatal[0]}: {parser.fatal[1][:80]}); not read as a run")
+                continue
             run["lines"] = [first, last]
+            run["warnings"][:0], failed = failed, []
             done.append(run)
+        if not done:
+            raise error
+        done[-1]["warnings"].extend(failed)
         return done
 
 
