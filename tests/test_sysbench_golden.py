@@ -31,6 +31,15 @@ def F(ea, es, ta, ts):
     return {"events_avg": ea, "events_stddev": es, "time_avg": ta, "time_stddev": ts}
 
 
+def FIO(latency, **kw):  # a fileio run's "fileio" figures, every key; latency: (min, avg, max, {rank: ms})
+    base = dict.fromkeys(("reads_s", "writes_s", "fsyncs_s", "read_mib_s", "written_mib_s", "reads", "writes",
+                          "other", "total", "read_mib", "written_mib", "transferred_mib", "transferred_mib_s",
+                          "requests_s"))
+    base.update(kw)
+    mn, avg, mx, pcts = latency
+    base["latency_ms"] = {"min": mn, "avg": avg, "max": mx, "percentiles": pcts}
+    return base
+
 
 GOLDEN = {
     # "sysbench 0.4.12:", "Number of threads: 1", "Doing read-only test", OLTP test statistics block.
@@ -122,7 +131,10 @@ GOLDEN = {
         sysbench_version="1.0.20", test=None, kind="fileio", complete=True, threads=1, threads_source="header",
         report_interval_s=None, totals=T(time_s=30.1454, events=51268),
         latency_ms=L(0.00, 0.58, 70.02, 29915.68, p95=1.64),
-        fairness=F(51268.0, 0.0, 29.9157, 0.0), intervals=0, warnings=[]),
+        fairness=F(51268.0, 0.0, 29.9157, 0.0), intervals=0, warnings=[],
+        # "File operations:" reads/s 447.81, writes/s 298.54, fsyncs/s 958.51; "Throughput:" 7.00 and 4.66 MiB/s
+        fileio=FIO((0.00, 0.58, 70.02, {"95": 1.64}), reads_s=447.81, writes_s=298.54, fsyncs_s=958.51,
+                   read_mib_s=7.00, written_mib_s=4.66)),
     "web-1.1.0-cpu-p99-systemd-run-interleaved.log": dict(
         sysbench_version="1.1.0-df89d34c410a", test="cpu", kind="cpu", complete=True, threads=4,
         threads_source="header", report_interval_s=None, totals=T(time_s=10.0006, events=64596),
@@ -200,6 +212,10 @@ GOLDEN = {
         other_statistics={"reads": 6000, "writes": 4000, "other": 12800, "total": 22800, "read": "93.75Mb",
                           "written": "62.5Mb", "transferred": "156.25Mb", "per second": "5.2083Mb",
                           "requests/s": 333.33},
+        # the same lines as fileio figures, the "Mb" sizes (MiB: sb_print_value_size divides by 1024) as MiB
+        fileio=FIO((0.01, 11.97, 310.55, {"95": 45.12}), reads=6000, writes=4000, other=12800, total=22800,
+                   read_mib=93.75, written_mib=62.5, transferred_mib=156.25, transferred_mib_s=5.2083,
+                   requests_s=333.33),
         warnings=[]),
     # 1.0 memory: its options, "[ 5s ] 4870.25 MiB/sec" interval lines, "Total operations", "MiB transferred".
     "handmade-1.0.20-memory-ivl.log": dict(
@@ -224,6 +240,8 @@ GOLDEN = {
         last={"t_s": 30, "written_mib_s": 201.15, "fsyncs_s": 128.74, "latency_ms": 0.086},
         other_statistics={"reads/s": 0.0, "writes/s": 12873.38, "fsyncs/s": 128.73, "read, MiB/s": 0.0,
                           "written, MiB/s": 201.15},
+        fileio=FIO((0.01, 0.08, 36.52, {"95": 0.09}), reads_s=0.0, writes_s=12873.38, fsyncs_s=128.73,
+                   read_mib_s=0.0, written_mib_s=201.15),
         warnings=[]),
     # Shapes of issue #51 (hand-made; PROVENANCE.md names what each follows).
     # 0.5 interval latency in microseconds: "response time: 13426.06us (95%)" is 13.42606 ms.

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ingest.parsers import ParseError
+from ingest.parsers.sysbench_fileio import mib
 from ingest.parsers.sysbench_runs import parse_text, parse_text_runs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sysbench"
@@ -114,3 +115,11 @@ def test_failed_attempts_between_two_runs_are_named_on_the_next():
     assert runs[0]["warnings"] == []
     assert runs[1]["warnings"] == ["line 41: lines 41-47 are a sysbench run that failed "
                                    "(line 47: FATAL: failed to create test table); not read as a run"]
+
+
+# --- fileio sizes ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,value", [("93.75Mb", 93.75), ("512Kb", 0.5), ("2Gb", 2048), ("1.5Tb", 1572864),
+                                        ("524288b", 0.5), ("5.2083Mb", 5.2083), ("93.75", None), ("xMb", None)])
+def test_04_sizes_in_mib(text, value):
+    assert mib(text) == value
