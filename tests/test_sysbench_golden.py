@@ -308,6 +308,22 @@ GOLDEN = {
                   "not read as a run",
                   "line 8: lines 8-14 are a sysbench run that failed (line 14: FATAL: failed to create test table); "
                   "not read as a run"]),
+    # --rate=100 with 16 threads ("Target transaction rate: 100/sec"): 100.01 tps x 5.40 ms keeps 0.54
+    # threads busy, not 16, and no Little's law warning is due; the queue reports are kept.
+    "handmade-1.0.20-oltp-ro-rate-limited.log": dict(
+        sysbench_version="1.0.20", test=None, kind="oltp", complete=True, threads=16, threads_source="header",
+        report_interval_s=10,
+        totals=T(transactions=3001, tps=100.01, queries=48016, qps=1600.20, reads=42014, writes=0, other=6002,
+                 ignored_errors=0, reconnects=0, time_s=30.0062, events=3001),
+        latency_ms=L(3.02, 5.40, 19.44, 16199.87, p95=6.91),
+        fairness=F(187.5625, 3.12, 1.0125, 0.05), intervals=3,
+        first={"t_s": 10, "threads": 16, "tps": 99.80, "qps": 1596.80, "reads_s": 1397.20, "writes_s": 0.0,
+               "other_s": 199.60, "latency_pct": 95, "latency_ms": 6.91},
+        last={"t_s": 30, "threads": 16, "tps": 99.90, "latency_ms": 6.85},
+        queue=[{"t_s": 10, "length": 0, "concurrency": 1, "line": 15},
+               {"t_s": 20, "length": 0, "concurrency": 0, "line": 17},
+               {"t_s": 30, "length": 0, "concurrency": 1, "line": 19}],
+        warnings=[]),
     # sysbench's own cram templates: globbed values are unreadable, never guessed.
     "sysbench-repo-CRAMTEMPLATE-1.0.20-cpu-run.log": dict(
         sysbench_version=None, kind="cpu", complete=False, threads=2, totals=T(events=100),

@@ -117,6 +117,27 @@ def test_failed_attempts_between_two_runs_are_named_on_the_next():
                                    "(line 47: FATAL: failed to create test table); not read as a run"]
 
 
+# --- Little's law under a rate ---------------------------------------------------------------------
+
+RATE = _text("handmade-1.0.20-oltp-ro-rate-limited.log")
+LITTLE = "line 20: Little's law: events/s x avg latency = 0.54 busy threads, but the run has 16"
+NO_HEADER = RATE.replace("Target transaction rate: 100/sec\n", "")
+NO_QUEUE = "\n".join(line for line in NO_HEADER.split("\n") if "queue length" not in line)
+
+
+@pytest.mark.parametrize("text", [RATE, NO_HEADER, "$ sysbench oltp_read_only --rate=100 run\n" + NO_QUEUE,
+                                  "$ sysbench --test=oltp.lua --tx-rate=100 run\n" + NO_QUEUE],
+                         ids=["header", "queue", "--rate", "--tx-rate"])
+def test_a_rate_limited_run_is_not_held_to_littles_law(text):
+    assert not any("Little's law" in w for w in parse_text(text)["warnings"])
+
+
+def test_an_unlimited_run_is_held_to_littles_law():
+    assert parse_text(NO_QUEUE)["warnings"] == [LITTLE.replace("line 20", "line 16")]
+    assert parse_text("$ sysbench oltp_read_only --rate=0 run\n" + NO_QUEUE)["warnings"] == [
+        LITTLE.replace("line 20", "line 17")]
+
+
 # --- fileio sizes ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text,value", [("93.75Mb", 93.75), ("512Kb", 0.5), ("2Gb", 2048), ("1.5Tb", 1572864),

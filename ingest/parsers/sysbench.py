@@ -74,6 +74,7 @@ class _Parser:
         self.continued: tuple[int, str] | None = None  # (first line, text) of a command continued with '\\'
         self.skipped = 0  # lines that are not sysbench output (skip)
         self.last_skipped: int | None = None  # the last of them past MAX_SKIPPED
+        self.rate_line: int | None = None  # 'Target transaction rate: N/sec': a rate-limited run (--rate)
 
     def warn(self, line_no: int, message: str) -> None:
         self.out["warnings"].append(f"line {line_no}: {message}")
@@ -210,6 +211,8 @@ class _Parser:
             self.out["test"] = self.out["test"] or "oltp"
             self.signals += 1
             return
+        if line.startswith("Target transaction rate: "):
+            self.rate_line = line_no
         if INFO.match(line) or ((m := RE_PROMPT.match(line)) and not line[m.end():].strip()):
             return  # nothing to read (a bare shell prompt included)
         if (m := RE_FILEIO_04.match(line)) or (m := RE_FILEIO_04_BYTES.match(line)):
