@@ -324,6 +324,17 @@ GOLDEN = {
                {"t_s": 20, "length": 0, "concurrency": 0, "line": 17},
                {"t_s": 30, "length": 0, "concurrency": 1, "line": 19}],
         warnings=[]),
+    # the last two interval lines show 11 and 4 threads as the run's 16 finish: no warning.
+    "handmade-0.5-oltp-rw-ramp-down.log": dict(
+        sysbench_version="0.5", test=None, kind="oltp", complete=True, threads=16, threads_source="header",
+        report_interval_s=10,
+        totals=T(transactions=40000, tps=798.03, queries=800000, reads=560000, writes=160000, other=80000,
+                 time_s=50.1236, events=40000),
+        latency_ms=L(2.35, 15.75, 96.41, 630120.0, p95=19.85),
+        fairness=F(2500.0, 48.71, 39.3825, 6.42), intervals=5,
+        first={"t_s": 10, "threads": 16, "tps": 1000.00, "reads_s": 14000.00, "latency_ms": 19.84},
+        last={"t_s": 50, "threads": 4, "tps": 195.10, "writes_s": 780.40, "latency_ms": 12.66},
+        warnings=[]),
     # sysbench's own cram templates: globbed values are unreadable, never guessed.
     "sysbench-repo-CRAMTEMPLATE-1.0.20-cpu-run.log": dict(
         sysbench_version=None, kind="cpu", complete=False, threads=2, totals=T(events=100),

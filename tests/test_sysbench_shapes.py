@@ -138,6 +138,29 @@ def test_an_unlimited_run_is_held_to_littles_law():
         LITTLE.replace("line 20", "line 17")]
 
 
+# --- the threads finishing at the end of a run ------------------------------------------------------
+
+RAMP = _text("handmade-0.5-oltp-rw-ramp-down.log")
+
+
+@pytest.mark.parametrize("old,new,warning", [
+    # three lines falling to the end: 12, 11, 4
+    ("[  30s] threads: 16", "[  30s] threads: 12", None),
+    # fewer threads, then all of them again: not a ramp-down
+    ("[  20s] threads: 16", "[  20s] threads: 12", "line 14: interval reports 12 threads, the header 16"),
+    # 11 -> 3 -> 4: a count that rises again at the end
+    ("[  40s] threads: 11", "[  40s] threads: 3", "line 16: interval reports 3 threads, the header 16"),
+])
+def test_only_threads_finishing_at_the_end_are_no_warning(old, new, warning):
+    got = parse_text(RAMP.replace(old, new))
+    assert got["warnings"] == ([warning] if warning else [])
+
+
+def test_a_ramp_down_without_a_header_keeps_the_most_threads():
+    got = parse_text(RAMP.replace("Number of threads: 16\n", ""))
+    assert (got["threads"], got["threads_source"], got["warnings"]) == (16, "intervals", [])
+
+
 # --- fileio sizes ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text,value", [("93.75Mb", 93.75), ("512Kb", 0.5), ("2Gb", 2048), ("1.5Tb", 1572864),

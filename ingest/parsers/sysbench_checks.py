@@ -90,7 +90,7 @@ def _threads(parser) -> None:
     most = int(max(part.max() for part in counts)) if counts else 0
     if most > 0:
         out["threads"], out["threads_source"] = most, "intervals"
-        other = out["intervals"].first_other("threads", most, skip_null=True)
+        other = _odd_threads(out["intervals"], most)
         if other is not None:
             parser.warn(other[1], f"interval reports {other[0]} threads, other interval lines {most}: "
                                   f"the run's thread count is taken as {most}")
@@ -111,6 +111,14 @@ def _threads(parser) -> None:
     parser.threads_how = how
     if abs(guess - threads) > 0.05 * threads:
         parser.warn(0, f"threads inferred as {threads} from {how} = {guess:.2f}, which is not a whole number")
+
+
+def _odd_threads(intervals, threads: int) -> tuple[int, int] | None:
+    """The first interval line (value, line) whose thread count is not the run's, leaving out the last
+    reports where the threads finish one by one (fewer threads, never more, to the end)."""
+    other = intervals.first_other("threads", threads, skip_null=True)
+    tail = intervals.falling_tail("threads", threads) if other is not None else None
+    return None if tail is not None and other[1] >= tail else other
 
 
 def _rate_limited(parser) -> bool:
@@ -153,7 +161,7 @@ def _cross_check(parser) -> None:
     if None not in parts and t["queries"] is not None and sum(parts) != t["queries"]:
         parser.warn(line, f"reads + writes + other = {sum(parts)}, but total queries = {t['queries']}")
     if out["threads"] and out["threads_source"] in ("header", "command"):
-        other = out["intervals"].first_other("threads", out["threads"], skip_null=True)
+        other = _odd_threads(out["intervals"], out["threads"])
         if other is not None:
             parser.warn(other[1], f"interval reports {other[0]} threads, the {out['threads_source']} {out['threads']}")
     if out["threads_source"] == "header" and parser.command is not None:

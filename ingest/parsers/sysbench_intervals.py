@@ -214,6 +214,19 @@ class IntervalColumns:
                 return column[int(where[0])].as_py(), lines[int(where[0])]
         return None
 
+    def falling_tail(self, name: str, value) -> int | None:
+        """The first line of the samples that end the run below ``value`` in column ``name``, each at
+        most the one before (a run's threads finishing one by one in its last reports), or None."""
+        start, following = None, 0  # following: the later sample's value
+        for table, lines in reversed(self.parts()):
+            column = table.column(name)
+            for i in range(len(column) - 1, -1, -1):
+                v = column[i].as_py()
+                if v is None or not v < value or v < following:
+                    return start
+                start, following = lines[i], v
+        return start
+
     def to_rows(self) -> list[dict]:
         """One dict a sample, as ``benchdb parse`` prints them."""
         return list(chain.from_iterable(table.to_pylist() for table, _ in self.parts()))
