@@ -272,3 +272,7 @@ def docs(write: bool) -> None:
             click.echo(f"wrote {path}")
         else:
             click.echo(text, nl=False)
+
+
+if __name__ == "__main__":  # python -m ingest.cli, as the benchdb command
+    main()
