@@ -25,6 +25,7 @@ from typing import Iterator
 from schema.models import SCHEMA_VERSION, TO_BE_STATED
 
 from .bundle_writer import publish, staged_bundle
+from .grouping import REPETITION_FOLDER, Grouping, System, group
 from .server_settings import Read, database_section, in_effect, read_cnf, read_commands, read_variables
 from ..parsers import ParseError
 from ..parsers.mdstat import parse_file as parse_mdstat
@@ -303,20 +304,30 @@ def _raid(read: dict[str, tuple[str, str, int]]) -> tuple[dict, str | None]:
     return raid, f"RAID as mdadm --detail prints it: {cited}."
 
 
-def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[str, str]) -> dict:
+def _system(found: Found, system: System, *, answers: dict[str, str], several: bool) -> dict:
+    """A system's section: its settings files' settings, the mdadm and lsblk figures, the answers."""
+    answers = {**answers, **system.answers}
+
     def ask(name: str) -> str:
         return answers.get(name) or TO_BE_STATED
 
-    settings, not_applied = in_effect(found.settings)
+    settings, not_applied = in_effect(system.reads)
     if settings:
         database, read = database_section(settings, cited=found.cited, to_be_stated=TO_BE_STATED)
         cited = ("Database settings in effect, as benchdb import read them (a variables dump beats the server's "
                  "command line, which beats its option files): " + "; ".join(read + not_applied) + ".")
     else:
         database, cited = {"engine": TO_BE_STATED}, None
-    system = {"id": "system", "label": ask("label"),
-              "storage": {"product": ask("product"), "vendor": ask("vendor"), "kind": ask("kind")},
-              "protocol": ask("protocol"), "database": database, "host": {"cpu": ask("cpu")}}
+    label = system.label or ask("label")  # what tells it apart, after the label given for every system
+    if "label" in system.answers:
+        label = system.answers["label"]
+    elif several and system.label and answers.get("label"):
+        label = f"{answers['label']}, {system.label}"
+    out = {"id": system.id, "label": label,
+           "storage": {"product": ask("product"), "vendor": ask("vendor"), "kind": ask("kind")},
+           "protocol": ask("protocol"),
+           **({"filesystem": {"type": system.filesystem}} if system.filesystem else {}),
+           "database": database, "host": {"cpu": ask("cpu")}}
     raid, raid_cited = _raid(found.raid)
     model, model_cited = _drive_model(found)
     if model:
@@ -329,14 +340,37 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
             raise ImportFailed(f"--{name.replace('_', '-')} {answers[name]} but {said}")
     if answers.get("raid_level") != "none":
         drives = answers.get("drives")
-        system["raid"] = {"level": raid.get("level") or ask("raid_level"),
-                          "drives": raid.get("drives") or (int(drives) if drives and drives.isdigit() else ask("drives")),
-                          "drive_model": raid.get("drive_model") or ask("drive_model"),
-                          **({"chunk_kib": raid["chunk_kib"]} if "chunk_kib" in raid else {})}
-    if cited or raid_cited:
-        system["notes"] = " ".join(c for c in (cited, raid_cited) if c)
-    for r in found.runs:  # a log that does not name its test (0.5's Lua scripts): the contributor says
-        r["test"] = r["run"]["test"] or TO_BE_STATED
+        out["raid"] = {"level": raid.get("level") or ask("raid_level"),
+                       "drives": raid.get("drives") or (int(drives) if drives and drives.isdigit() else ask("drives")),
+                       "drive_model": raid.get("drive_model") or ask("drive_model"),
+                       **({"chunk_kib": raid["chunk_kib"]} if "chunk_kib" in raid else {})}
+    grouped = f"Grouped by benchdb import: {system.rule}." if several else None
+    notes = [c for c in (grouped, *system.notes, cited, raid_cited) if c]
+    if notes:
+        out["notes"] = " ".join(notes)
+    return out
+
+
+def _trace_system(trace: dict, systems: list[System]) -> str:
+    """The system a /proc/mdstat file belongs to: the one of its folder, else the only one."""
+    if len(systems) == 1:
+        return systems[0].id
+    folder = "/".join(p for p in Path(trace["source"]).parent.parts if not REPETITION_FOLDER.match(p))
+    mine = [s.id for s in systems if folder in s.folders]
+    return mine[0] if len(mine) == 1 else TO_BE_STATED
+
+
+def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[str, str],
+               grouping: Grouping | None = None) -> dict:
+    def ask(name: str) -> str:
+        return answers.get(name) or TO_BE_STATED
+
+    grouping = grouping or group(runs=found.runs, reads=found.settings, root=found.root)
+    several = len(grouping.systems) > 1
+    systems = [_system(found, s, answers=answers, several=several) for s in grouping.systems]
+    system_of = {j: s.id for s in grouping.systems for j in s.runs}
+    for r, (test, _) in zip(found.runs, grouping.tests):  # TO BE STATED where nothing names it (0.5's Lua)
+        r["test"] = test
     tests = sorted({r["test"] for r in found.runs})
     named = [t for t in tests if t != TO_BE_STATED]
     workloads = [{"id": _slug(test) if test != TO_BE_STATED else "sysbench", "tool": "sysbench", "test": test,
@@ -348,19 +382,19 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
                  for test in tests]
     workloads = [{k: v for k, v in w.items() if v not in (None, [])} for w in workloads]
     results, ids = [], set()
-    for r in found.runs:
+    for j, r in enumerate(found.runs):
         run_id = _slug(Path(r["name"]).stem)
         while run_id in ids:
             run_id += "-x"
         ids.add(run_id)
         result = {"type": "artifact", "id": run_id, "format": "sysbench", "path": f"artifacts/{r['name']}",
-                  "system": "system", "workload": _slug(r["test"]) if r["test"] != TO_BE_STATED else "sysbench"}
+                  "system": system_of[j], "workload": _slug(r["test"]) if r["test"] != TO_BE_STATED else "sysbench"}
         if not r["run"]["complete"]:
             result["incomplete"] = True
         results.append(result)
     for t in found.traces:
         result = {"type": "artifact", "id": _slug(Path(t["name"]).stem), "format": t["format"],
-                  "path": f"artifacts/{t['name']}", "system": "system"}
+                  "path": f"artifacts/{t['name']}", "system": _trace_system(t, grouping.systems)}
         if len(workloads) > 1:  # which workload it was taken with: only the contributor knows
             result["workload"] = TO_BE_STATED
         if t["format"] == "mdstat-trace":
@@ -384,23 +418,33 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
     return {
         "schema_version": SCHEMA_VERSION, "id": bundle_id,
         "title": f"Measured: sysbench {', '.join(named) or 'runs'} ({len(found.runs)} runs)",
-        "summary": f"sysbench {', '.join(named) or 'runs'} imported from logs; the system is described below.",
+        "summary": f"sysbench {', '.join(named) or 'runs'} imported from logs; "
+                   + ("the systems are" if several else "the system is") + " described below.",
         "sources": [{"id": "logs", "publisher": ask("publisher"), "title": "Measured runs (this bundle's logs)",
                      "language": "en", "identifier": "artifacts/ in this bundle"}],
-        "systems": [system], "workloads": workloads, "results": results, "notes": notes,
+        "systems": systems, "workloads": workloads, "results": results, "notes": notes,
     }
 
 
-def import_folder(folder: Path, *, out: Path, answers: dict[str, str]) -> tuple[Found, list[Problem]]:
-    """Write the bundle of ``folder`` at ``out``; what was found (and skipped), and the bundle's
-    problems (the values still to be stated)."""
+def survey(folder: Path, *, mapping: list[tuple[str, dict]] | None = None,
+           one_system: bool = False) -> tuple[Found, Grouping]:
+    """What ``folder`` holds and the systems its runs make (grouping.py), before anything is written."""
     if not folder.is_dir():
         raise ImportFailed(f"{folder}: not a folder")
     found = scan(folder)
     if not found.runs:
         raise ImportFailed(f"{folder}: no sysbench log of a database test in it "
                            f"({len(found.skipped)} file(s) skipped)")
-    doc = bundle_doc(found, bundle_id=out.name, folder_name=folder.name, answers=answers)
+    return found, group(runs=found.runs, reads=found.settings, root=folder, mapping=mapping, one_system=one_system)
+
+
+def import_folder(folder: Path, *, out: Path, answers: dict[str, str], mapping: list[tuple[str, dict]] | None = None,
+                  one_system: bool = False, surveyed: tuple[Found, Grouping] | None = None
+                  ) -> tuple[Found, list[Problem]]:
+    """Write the bundle of ``folder`` at ``out``; what was found (and skipped), and the bundle's
+    problems (the values still to be stated). ``surveyed``: what ``survey`` returned, shown already."""
+    found, grouping = surveyed or survey(folder, mapping=mapping, one_system=one_system)
+    doc = bundle_doc(found, bundle_id=out.name, folder_name=folder.name, answers=answers, grouping=grouping)
     with staged_bundle(out) as work:
         artifacts = work / "artifacts"
         artifacts.mkdir()

@@ -1,0 +1,361 @@
+"""How ``benchdb import`` makes one study of many systems: a folder's runs grouped into systems by
+what differs between them, and each run's sysbench test (issue #51).
+
+Runs are one system unless they differ in
+
+1. the subfolder they are in (``ext4/``, ``xfs/``; nested ones by their path). A folder named as a
+   repetition (``run2``, ``rep1``, ``3``) is not a system: its runs repeat those of its parent;
+2. the server's settings in effect (server_settings.py): a settings file applies to the runs of its
+   folder and the folders below (one in a folder without logs, to every run); where a folder holds
+   several of one kind, each applies to the runs whose file names hold the word that tells it apart
+   from the others (``vars-dwoff.txt`` to ``ps-dwoff.log``);
+3. the varying part of file names the log does not explain: among files named alike (the same words
+   around the values), a value that varies (``res_iops5000``: iops 5000) and is not the log's thread
+   count, a repetition number (``run2``, ``rep3``), a test's name or a date (six digits or more).
+
+A mapping file (``--systems``) overrides it: each entry, a glob of a log's path in the folder or a
+word of its file name, puts the runs it matches in one system; the first entry that matches wins.
+``--one-system`` makes every run one system, as import did before.
+
+A subfolder named exactly as a filesystem type gives the system's filesystem; nothing else is read
+from a name. Nothing here writes a file: importer.py does, from what ``group`` returns.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import yaml
+
+from schema.models import TO_BE_STATED
+
+from .server_settings import Read, in_effect
+from ..parsers.sysbench_command import read_command
+
+FILESYSTEMS = {"ext2", "ext3", "ext4", "xfs", "btrfs", "zfs", "f2fs", "jfs", "reiserfs", "nilfs2", "bcachefs",
+               "tmpfs", "ntfs", "vfat", "exfat", "ocfs2", "gfs2"}
+REPETITION_WORDS = ("run", "rep", "repeat", "repetition", "iter", "iteration", "try", "trial", "attempt", "round",
+                    "pass", "r")
+REPETITION_FOLDER = re.compile(rf"^(?:(?:{'|'.join(REPETITION_WORDS)})[-_]?)?\d+$", re.I)
+# sysbench's tests as file names write them, longest first (so "oltp_read_only" before "read_only")
+TESTS_IN_NAMES = ("oltp_update_non_index", "oltp_update_index", "oltp_point_select", "oltp_read_write",
+                  "oltp_read_only", "oltp_write_only", "oltp_delete", "oltp_insert", "select_random_points",
+                  "select_random_ranges", "bulk_insert", "update_non_index", "update_index", "point_select",
+                  "read_write", "read_only", "write_only")
+SCRIPTS = (".sh", ".bash")
+MAX_SCRIPT_BYTES = 2**20
+ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
+KEYED = re.compile(r"^([a-z]+)(\d+(?:\.\d+)?)([a-z]*)$|^(\d+(?:\.\d+)?)([a-z]+)$")
+
+
+class MappingError(Exception):
+    pass
+
+
+@dataclass
+class System:
+    id: str
+    label: str  # what tells it apart from the study's other systems ("" when it is the only one)
+    rule: str  # how it was told apart, in words
+    runs: list[int] = field(default_factory=list)  # indexes of the runs in the importer's list
+    reads: list[tuple[str, Read]] = field(default_factory=list)  # the settings files that apply to it
+    folders: set[str] = field(default_factory=set)  # the folders of its logs (repetitions' folders left out)
+    filesystem: str | None = None  # from a subfolder named exactly as a filesystem type
+    answers: dict[str, str] = field(default_factory=dict)  # the mapping's answers for it alone
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Grouping:
+    systems: list[System]
+    tests: list[tuple[str, str]]  # each run's test and where it was read ("log", a script, "file name")
+    notes: list[str] = field(default_factory=list)  # what was not taken as a system's difference, and why
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-") or "system"
+
+
+def read_mapping(path: Path) -> list[tuple[str, dict]]:
+    """The entries of a ``--systems`` file: a YAML mapping of a glob or a file name's word to a system id,
+    or to ``{id: ..., label: ..., answers: {product: ..., ...}}``."""
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise MappingError(f"{path}: cannot be read as YAML ({str(exc).splitlines()[0]})") from None
+    if not isinstance(doc, dict) or not doc:
+        raise MappingError(f"{path}: not a mapping of a glob or a file name's word to a system id")
+    entries = []
+    for pattern, spec in doc.items():
+        spec = {"id": spec} if isinstance(spec, str) else spec
+        if not isinstance(spec, dict) or not isinstance(spec.get("id"), str) or not ID.match(spec["id"]):
+            raise MappingError(f"{path}: {pattern!r}: give a system id of lower-case letters, digits and dashes "
+                               "(e.g. xfs-nvme), or {id: ..., label: ..., answers: {...}}")
+        unknown = set(spec) - {"id", "label", "answers"}
+        if unknown:
+            raise MappingError(f"{path}: {pattern!r}: {', '.join(sorted(unknown))}: not id, label or answers")
+        if not isinstance(spec.get("answers", {}), dict):
+            raise MappingError(f"{path}: {pattern!r}: answers: a mapping of a question to its answer")
+        entries.append((str(pattern), spec))
+    return entries
+
+
+def _words(name: str) -> list[str]:
+    return [w for w in re.split(r"[^a-z0-9.]+", name.lower()) if w]
+
+
+def test_in_name(name: str) -> str | None:
+    """The sysbench test a file's name holds (``point_select``, ``oltp_read_only``), or None."""
+    text = re.sub(r"[^a-z0-9]+", "_", name.lower())
+    for test in TESTS_IN_NAMES:
+        if re.search(rf"(?:^|_){test}(?:_|$)", text):
+            return test if test.startswith(("oltp_", "select_", "bulk_")) else f"oltp_{test}"
+    return None
+
+
+def _script_test(folder: Path) -> tuple[str, str] | None:
+    """The one sysbench test the scripts of ``folder`` run, and the script; None when none or several."""
+    found = set()
+    for path in sorted(folder.iterdir()) if folder.is_dir() else []:
+        if path.suffix not in SCRIPTS or path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_SCRIPT_BYTES:
+            continue
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if "sysbench" in line and not line.lstrip().startswith("#"):
+                test, _ = read_command(line)
+                if test:
+                    found.add((test, path.name))
+    return next(iter(found)) if len({t for t, _ in found}) == 1 else None
+
+
+def run_tests(runs: list[dict], *, root: Path) -> list[tuple[str, str]]:
+    """Each run's sysbench test: the log's (its header or its command line), else the one test a script
+    beside it runs, else its file name's; TO BE STATED when none says."""
+    out = []
+    for r in runs:
+        source = PurePosixPath(r["source"])
+        if r["run"].get("test"):
+            out.append((r["run"]["test"], "log"))
+        elif (script := _script_test(root / source.parent)) is not None:
+            out.append((script[0], f"script {(source.parent / script[1]).as_posix()}"))
+        elif (test := test_in_name(source.name)) is not None:
+            out.append((test, "file name"))
+        else:
+            out.append((TO_BE_STATED, "nothing names it"))
+    return out
+
+
+def _folder(source: str) -> str:
+    """A log's folder in the folder imported, without the folders named as repetitions."""
+    parts = [p for p in PurePosixPath(source).parent.parts if not REPETITION_FOLDER.match(p)]
+    return "/".join(parts)
+
+
+def _parent(rel: str) -> str:
+    parent = PurePosixPath(rel).parent.as_posix()
+    return "" if parent == "." else parent
+
+
+def _applies(reads: list[tuple[str, Read]], runs: list[dict]) -> list[list[int]]:
+    """For each settings file read, the runs it applies to (indexes)."""
+    folders = [_parent(r["source"]) for r in runs]
+
+    def under(folder: str, home: str) -> bool:
+        return home == "" or folder == home or folder.startswith(home + "/")
+
+    homes = []
+    for _, read in reads:
+        home = _parent(read.files[0])
+        homes.append(home if any(under(f, home) for f in folders) else "")
+    out = []
+    for i, (kind, read) in enumerate(reads):
+        mine = [j for j, f in enumerate(folders) if under(f, homes[i])]
+        # an included file (conf.d/extra.cnf) is read with the file that includes it: not one of several
+        included = {f for _, other in reads for f in other.files[1:]}
+        alike = [k for k, (other, r) in enumerate(reads) if other == kind and r.files[0] not in included
+                 and _parent(r.files[0]) == _parent(read.files[0])]
+        if read.files[0] in included:
+            alike = [i]
+        if len(alike) > 1:  # several of one kind in one folder: each to the runs its distinct word names
+            words = [set(_words(PurePosixPath(reads[k][1].files[0]).stem)) for k in alike]
+            own = words[alike.index(i)] - set.intersection(*words)
+            mine = [j for j in mine if own & set(_words(PurePosixPath(runs[j]["source"]).stem))]
+        out.append(mine)
+    return out
+
+
+def _name_values(runs: list[dict], tests: list[tuple[str, str]]) -> tuple[list[tuple], list[str]]:
+    """Each run's varying values of its file name (key, value), and notes of the values not taken."""
+    shapes, tokens = [], []
+    for r in runs:
+        stem = PurePosixPath(r["source"]).stem.lower()
+        for test in TESTS_IN_NAMES:
+            stem = re.sub(rf"(?:^|(?<=[^a-z0-9])){test}(?=[^a-z0-9]|$)", " ", stem.replace("-", "_")).replace("_", " ")
+        items, shape, position = [], [], 0
+        for word in stem.replace("_", " ").replace("-", " ").split():
+            m = KEYED.match(word)
+            if m and m.group(1):
+                key, value = m.group(1), m.group(2) + m.group(3)
+            elif m:
+                key, value = m.group(5), m.group(4)
+            else:
+                key, value, position = f"#{position}", word, position + 1
+            items.append((key, value))
+            shape.append(key)
+        shapes.append(tuple(shape))
+        tokens.append(items)
+    # a keyed value (iops5000) is compared across every file that has its key; a bare word or number
+    # only across files named alike (the same keys and words in the same order)
+    slots: dict[tuple, list[tuple[int, str]]] = {}
+    for i, items in enumerate(tokens):
+        seen = set()
+        for position, (key, value) in enumerate(items):
+            slot = (shapes[i], position) if key.startswith("#") else (key,)
+            if slot not in seen:
+                seen.add(slot)
+                slots.setdefault(slot, []).append((i, value))
+    out: list[tuple] = [() for _ in runs]
+    notes = []
+    for slot, members in sorted(slots.items(), key=lambda item: item[1][0][0]):
+        values = {v for _, v in members}
+        if len(values) < 2:
+            continue
+        key = slot[0] if len(slot) == 1 else slot[0][slot[1]]
+        if len(slot) == 2 and not any(len({tokens[i][p][1] for i, _ in members}) == 1
+                                      for p in range(len(slot[0])) if p != slot[1]):
+            continue  # bare words of names with nothing in common ("good.log", "other.log"): no varying part
+        shown = ", ".join(f"{key if len(slot) == 1 else ''}{v}" for v in sorted(values, key=_order))
+        test_of = {v: {tests[i][0] for i, w in members if w == v} for v in values}
+        if all(str(runs[i]["run"].get("threads")) == v for i, v in members):
+            notes.append(f"file names' {shown}: the logs' thread counts")
+        elif key in REPETITION_WORDS:
+            notes.append(f"file names' {shown}: repetitions")
+        elif all(re.fullmatch(r"\d{6,}", v) for v in values):
+            notes.append(f"file names' {shown}: dates or times")
+        elif all(len(t) == 1 for t in test_of.values()) and len({min(t) for t in test_of.values()}) == len(values):
+            notes.append(f"file names' {shown}: the logs' tests")
+        else:
+            for i, v in members:
+                out[i] += ((key, v),)
+    return out, sorted(set(notes))
+
+
+def _order(value: str) -> tuple:
+    number = re.match(r"\d+(?:\.\d+)?", value)
+    return (0, float(number.group()), value) if number else (1, 0.0, value)
+
+
+def group(*, runs: list[dict], reads: list[tuple[str, Read]], root: Path,
+          mapping: list[tuple[str, dict]] | None = None, one_system: bool = False) -> Grouping:
+    """The systems the runs make (see the module's text) and each run's test."""
+    tests = run_tests(runs, root=root)
+    applies = _applies(reads, runs)
+    run_reads = [[reads[k] for k, mine in enumerate(applies) if j in mine] for j in range(len(runs))]
+    names, notes = _name_values(runs, tests)
+    repeated = sorted({p for r in runs for p in PurePosixPath(r["source"]).parent.parts if REPETITION_FOLDER.match(p)})
+    if repeated:
+        notes.append(f"folder(s) {', '.join(p + '/' for p in repeated)}: named as repetitions, not systems")
+    settings = [tuple(sorted((n, s.value) for n, s in in_effect(rr)[0].items())) for rr in run_reads]
+    keys = [("", (), ()) if one_system else (_folder(r["source"]), settings[j], names[j]) for j, r in enumerate(runs)]
+    mapped: dict[int, tuple[str, dict]] = {}
+    for j, r in enumerate(runs):
+        words = set(_words(PurePosixPath(r["source"]).stem))
+        for pattern, spec in mapping or []:
+            if fnmatch.fnmatch(r["source"], pattern) or pattern.lower() in words:
+                mapped[j] = (pattern, spec)
+                break
+    systems = _auto([j for j in range(len(runs)) if j not in mapped], keys=keys, runs=runs)
+    if mapped and len(systems) == 1:  # the runs the mapping leaves, beside the systems it names
+        systems[0].id, systems[0].label, systems[0].rule = "other-runs", "other runs", "matched by no entry of the mapping"
+    by_id = {s.id: s for s in systems}
+    for j, (pattern, spec) in mapped.items():
+        system = by_id.get(spec["id"])
+        if system is None:
+            system = by_id[spec["id"]] = System(id=spec["id"], label=spec.get("label") or spec["id"],
+                                                rule=f"the mapping's {pattern!r}")
+            systems.append(system)
+        elif f"the mapping's {pattern!r}" not in system.rule:
+            system.rule = (system.rule + f"; the mapping's {pattern!r}")
+        if spec.get("label"):
+            system.label = spec["label"]
+        system.answers.update({k: str(v) for k, v in (spec.get("answers") or {}).items()})
+        system.runs.append(j)
+        system.folders.add(_folder(runs[j]["source"]))
+    for system in systems:
+        system.runs.sort()
+        system.reads = [read for k, read in enumerate(reads) if any(j in applies[k] for j in system.runs)]
+        differing = sorted({settings[j] for j in system.runs})
+        if len(differing) > 1:
+            names_ = sorted({n for s in differing for n in s if sum(n in t for t in differing) < len(differing)})
+            system.notes.append("Its runs' settings files do not agree (" + ", ".join(f"{n} {v}" for n, v in names_)
+                                + "): the later file of a kind wins in its settings.")
+    ids = [s.id for s in systems]
+    if len(set(ids)) < len(ids):
+        raise MappingError(f"two systems have the id {next(i for i in ids if ids.count(i) > 1)!r}: give each its own")
+    return Grouping(systems=systems, tests=tests, notes=notes)
+
+
+def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[System]:
+    """The systems of the runs the mapping does not place: one a distinct key (folder, settings, name)."""
+    distinct = sorted({keys[j] for j in members}, key=lambda k: min(j for j in members if keys[j] == k))
+    if len(distinct) <= 1:
+        if not members:
+            return []
+        return [System(id="system", label="", rule="one system: its runs differ in no subfolder, setting or file name",
+                       runs=list(members), folders={keys[j][0] for j in members})]
+    folders_vary = len({k[0] for k in distinct}) > 1
+    names_vary = len({k[2] for k in distinct}) > 1
+    settings_names = {n for k in distinct for n, _ in k[1]}
+    varying = sorted(n for n in settings_names if len({dict(k[1]).get(n) for k in distinct}) > 1)
+    systems, taken = [], set()
+    for key in distinct:
+        folder, settings, name = key
+        rule, label, notes = [], [], []
+        if folders_vary:
+            rule.append(f"subfolder {folder}/" if folder else "the folder's top level")
+            label.append(folder or "top level")
+        # the label: the folder, a file name's value (iops 5000), else the settings, else a file name's word
+        words = []
+        if names_vary:
+            shown = [f"{k}={v}" if not k.startswith("#") else v for k, v in name]
+            rule.append(f"file names' {', '.join(shown)}" if name else "file names without the varying part")
+            keyed = ", ".join(f"{k} {v}" for k, v in name if not k.startswith("#"))
+            label += [keyed] if keyed else []
+            words = [", ".join(v for k, v in name if k.startswith("#")) or "other files"]
+        if varying:
+            given = dict(settings)
+            shown = ", ".join(f"{n} {given.get(n, '(not set)')}" for n in varying)
+            rule.append(f"settings: {shown}")
+            label += [] if label else [shown]
+        label += [] if label else words
+        base = slug(", ".join(label))
+        system_id, n = base, 2
+        while system_id in taken:
+            system_id, n = f"{base}-{n}", n + 1
+        taken.add(system_id)
+        filesystem = None
+        if folders_vary and folder and PurePosixPath(folder).name.lower() in FILESYSTEMS:
+            filesystem = PurePosixPath(folder).name.lower()
+            notes.append(f"Filesystem {filesystem}: the name of its subfolder {folder}/.")
+        elif folders_vary and folder:
+            notes.append(f"Its logs are in the subfolder {folder}/; what that name means is not read from it.")
+        systems.append(System(id=system_id, label=", ".join(label), rule="; ".join(rule),
+                              runs=[j for j in members if keys[j] == key], folders={folder}, filesystem=filesystem,
+                              notes=notes))
+    return systems
+
+
+def describe(grouping: Grouping, *, runs: list[dict]) -> list[str]:
+    """The grouping in words, a line each: printed before the bundle is written."""
+    lines = [f"{len(grouping.systems)} system(s):"]
+    for s in grouping.systems:
+        tests = sorted({grouping.tests[j][0] for j in s.runs})
+        lines.append(f"  {s.id} ({s.label or 'the only system'}): {s.rule}; {len(s.runs)} run(s) of "
+                     f"{', '.join(tests)}: " + ", ".join(sorted({runs[j]['source'] for j in s.runs})))
+    lines += [f"  not a system's difference: {note}" for note in grouping.notes]
+    guessed = sorted({(t, how) for t, how in grouping.tests if how not in ("log",)})
+    lines += [f"  test {t}: from the {how}" if how != "nothing names it" else "  a test that nothing names: to be stated"
+              for t, how in guessed]
+    return lines
