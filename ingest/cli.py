@@ -125,18 +125,46 @@ def _at_a_terminal() -> bool:
 @click.option("--cpu", help="The host's CPU.")
 @click.option("--publisher", help="Who ran the benchmark.")
 @click.option("--no-input", is_flag=True, help="Ask nothing, even at a terminal: what is not given is to be stated.")
-def import_(folder: Path, out: Path, no_input: bool, **answers: str | None) -> None:
-    """Write a bundle at OUT from FOLDER's sysbench logs, /proc/mdstat files and database settings."""
+@click.option("--systems", "systems_file", type=click.Path(path_type=Path),
+              help="A YAML file placing runs in systems, overriding the grouping (see above).")
+@click.option("--one-system", is_flag=True, help="Make every run one system (no grouping).")
+def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, one_system: bool,
+            **answers: str | None) -> None:
+    """Write a bundle at OUT from FOLDER's sysbench logs, /proc/mdstat files and database settings.
+
+    One folder is one study of as many systems as its runs differ in: their subfolders (ext4/, xfs/;
+    folders named run2, rep1 or 3 hold repetitions), the server's settings files that apply to them (a
+    variables dump, a my.cnf or a script starting mysqld, for the runs of its folder), and the varying
+    part of their file names that the log does not explain (res_iops5000.txt: iops 5000; not the thread
+    count, the test or a repetition's number). Workloads are one a sysbench test (from the log, else a
+    script beside it, else the file name). The grouping is printed before the bundle is written, each
+    system with the rule that made it. The answers given apply to every system.
+
+    \b
+    --systems FILE overrides it: a YAML mapping of a glob of a log's path in the folder, or a word of its
+    file name, to a system id, or to {id, label, answers} (answers: the flags' names, e.g. product or
+    raid_level, for that system alone); the first entry that matches a log wins:
+      "ext4/*": ext4-md10
+      iops5000: {id: io2-5000, label: io2 5000 IOPS, answers: {product: Amazon EBS io2}}
+    """
     from .contribute.bundle_writer import WriteError
-    from .contribute.importer import QUESTIONS, ImportFailed, import_folder
+    from .contribute.grouping import MappingError, describe, read_mapping
+    from .contribute.importer import QUESTIONS, ImportFailed, import_folder, survey
 
     given = {k: v for k, v in answers.items() if v}
+    try:
+        mapping = read_mapping(systems_file) if systems_file else None
+        surveyed = survey(folder, mapping=mapping, one_system=one_system)
+    except (ImportFailed, MappingError) as exc:
+        raise click.ClickException(str(exc)) from None
+    for line in describe(surveyed[1], runs=surveyed[0].runs):
+        click.echo(line)
     if _at_a_terminal() and not no_input:
         for name, question in QUESTIONS.items():
             if name not in given:
                 given[name] = click.prompt(f"{question} (Enter: state it later)", default="", show_default=False)
     try:
-        found, problems = import_folder(folder, out=out, answers=given)
+        found, problems = import_folder(folder, out=out, answers=given, surveyed=surveyed)
     except (ImportFailed, WriteError) as exc:
         raise click.ClickException(str(exc)) from None
     for rel, why in found.skipped:  # a name as Python writes it where it holds a control character

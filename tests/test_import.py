@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -101,13 +102,19 @@ def test_with_every_answer_the_bundle_validates_and_builds(tmp_path):
 def test_the_command_asks_nothing_without_a_terminal(tmp_path):
     out = tmp_path / "data" / "my-runs"
     benchdb = Path(sys.executable).parent / "benchdb"
+    here = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's code, not the installed copy's
     done = subprocess.run([str(benchdb), "import", str(_folder(tmp_path)), "--out", str(out), "--product", "Linux MD RAID"],
-                          cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+                          cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, env=here)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"wrote {out}: 4 run(s), 1 mdstat file(s), 5 database setting(s) read\n"
+    assert done.stdout.splitlines() == [  # the grouping, shown before the bundle is written
+        "1 system(s):",
+        "  system (the only system): one system: its runs differ in no subfolder, setting or file name; 4 run(s) of "
+        f"oltp_read_only, oltp_read_write: run2/both.log, run2/{RW}, {RW}",
+        "  not a system's difference: folder(s) run2/: named as repetitions, not systems",
+        f"wrote {out}: 4 run(s), 1 mdstat file(s), 5 database setting(s) read"]
     assert done.stderr.splitlines()[-1] == f"11 value(s) to be stated: edit {out / 'bundle.yaml'}, then run benchdb validate"
     done = subprocess.run([str(benchdb), "import", str(tmp_path / "logs"), "--out", str(out)], cwd=ROOT,
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, env=here)
     assert (done.returncode, done.stderr) == (1, f"Error: {out} exists already: choose another --out or remove it\n")
 
 

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
 from conftest import FIXTURES, build_with_bundle
 from ingest.bundles.validate import validate_paths
+from ingest.cli import main
 from ingest.contribute.grouping import MappingError, describe, read_mapping
 from ingest.contribute.importer import import_folder, survey
 from ingest.publish.facets import read_facets
@@ -213,6 +215,31 @@ def test_with_every_answer_the_study_builds_and_is_on_the_doublewrite_page(tmp_p
     assert "imported-dw" not in {s["study"] for s in facets["raid-level"]["studies"]}
     page = (layout.public / "doublewrite" / "index.html").read_text(encoding="utf-8")
     assert "MD RAID 10, innodb_doublewrite ON" in page
+
+
+def test_a_mapping_file_overrides_the_grouping_and_the_command_shows_it(tmp_path):
+    folder = tmp_path / "iops"
+    for iops in (1000, 5000, 15000):
+        _copy(RW, folder / f"res_iops{iops}.txt")
+    (tmp_path / "systems.yaml").write_text(
+        '"res_iops1*": {id: low, label: low IOPS, answers: {product: Amazon EBS io2}}\niops5000: mid\n')
+    out = tmp_path / "data" / "mapped"
+    done = CliRunner().invoke(main, ["import", str(folder), "--out", str(out), "--no-input", "--product", "EBS",
+                                     "--systems", str(tmp_path / "systems.yaml")])
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines()[:3] == [
+        "2 system(s):",
+        "  low (low IOPS): the mapping's 'res_iops1*'; 2 run(s) of oltp_read_write: res_iops1000.txt, res_iops15000.txt",
+        "  mid (mid): the mapping's 'iops5000'; 1 run(s) of oltp_read_write: res_iops5000.txt"]
+    systems = _doc(out)["systems"]
+    assert [(s["id"], s["label"], s["storage"]["product"]) for s in systems] == [
+        ("low", "low IOPS", "Amazon EBS io2"), ("mid", "mid", "EBS")]
+    done = CliRunner().invoke(main, ["import", str(folder), "--out", str(tmp_path / "data" / "one"), "--no-input",
+                                     "--one-system"])
+    assert done.stdout.splitlines()[:2] == [
+        "1 system(s):",
+        "  system (the only system): one system: its runs differ in no subfolder, setting or file name; 3 run(s) of "
+        "oltp_read_write: res_iops1000.txt, res_iops15000.txt, res_iops5000.txt"]
 
 
 @pytest.mark.parametrize("text,message", [
