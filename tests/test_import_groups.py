@@ -254,3 +254,36 @@ def test_a_mapping_file_s_mistake_is_named(tmp_path, text, message):
     with pytest.raises(MappingError) as caught:
         read_mapping(path)
     assert str(caught.value) == message.format(path=path)
+
+
+def test_scripts_starting_the_server_per_subfolder_and_mdstat_files_go_to_their_system(tmp_path):
+    folder = tmp_path / "scripts"
+    for fs, doublewrite in (("ext4", "1"), ("xfs", "0")):
+        _copy(RO, folder / fs / "ro.log")
+        (folder / fs / "start.sh").write_text(f"#!/bin/sh\nmysqld --innodb_doublewrite={doublewrite} &\n")
+    shutil.copy(FIXTURES / "mdstat" / "checkraid-pr28_0.txt", folder / "xfs" / "mdstat.txt")
+    shutil.copy(FIXTURES / "mdstat" / "checkraid-pr28_0.txt", folder / "mdstat.txt")  # of which system: not said
+    out = tmp_path / "data" / "scripts"
+    found, problems = import_folder(folder, out=out, answers={})
+    doc = _doc(out)
+    assert [(s["id"], s["label"], s["database"]["doublewrite"], s["database"]["settings"]) for s in doc["systems"]] == [
+        ("ext4", "ext4", True, {"innodb_doublewrite": "1"}), ("xfs", "xfs", False, {"innodb_doublewrite": "0"})]
+    assert doc["systems"][1]["notes"].startswith(
+        "Grouped by benchdb import: subfolder xfs/; settings: innodb_doublewrite 0. Filesystem xfs: the name of its "
+        "subfolder xfs/. Database settings in effect, as benchdb import read them (a variables dump beats the "
+        "server's command line, which beats its option files): innodb_doublewrite = 0 (command line, "
+        "artifacts/xfs-start.sh line 2)")
+    assert [(r["id"], r["system"]) for r in doc["results"]] == [
+        ("ext4-ro", "ext4"), ("xfs-ro", "xfs"), ("mdstat", "TO BE STATED"), ("xfs-mdstat", "xfs")]
+    assert "results[mdstat].system" in {p.field for p in problems} and _errors(out) == []
+
+
+def test_a_settings_file_of_several_that_names_no_log_applies_to_none_and_is_said(tmp_path):
+    folder = _doublewrite_folder(tmp_path)
+    (folder / "vars-dwmaybe.txt").write_text(_variables("ON"))
+    found, grouping = survey(folder)
+    assert [s.id for s in grouping.systems] == ["innodb-doublewrite-off", "innodb-doublewrite-on"]
+    assert grouping.unapplied == ["vars-dwmaybe.txt"]
+    assert describe(grouping, runs=found.runs)[-1] == (
+        "  vars-dwmaybe.txt: a settings file of several in its folder whose name shares no word with a log's: "
+        "applied to no run")

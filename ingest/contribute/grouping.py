@@ -73,6 +73,7 @@ class Grouping:
     systems: list[System]
     tests: list[tuple[str, str]]  # each run's test and where it was read ("log", a script, "file name")
     notes: list[str] = field(default_factory=list)  # what was not taken as a system's difference, and why
+    unapplied: list[str] = field(default_factory=list)  # settings files that apply to no run
 
 
 def slug(text: str) -> str:
@@ -294,7 +295,8 @@ def group(*, runs: list[dict], reads: list[tuple[str, Read]], root: Path,
     ids = [s.id for s in systems]
     if len(set(ids)) < len(ids):
         raise MappingError(f"two systems have the id {next(i for i in ids if ids.count(i) > 1)!r}: give each its own")
-    return Grouping(systems=systems, tests=tests, notes=notes)
+    unapplied = [read.files[0] for k, (_, read) in enumerate(reads) if not applies[k]]
+    return Grouping(systems=systems, tests=tests, notes=notes, unapplied=unapplied)
 
 
 def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[System]:
@@ -355,6 +357,8 @@ def describe(grouping: Grouping, *, runs: list[dict]) -> list[str]:
         lines.append(f"  {s.id} ({s.label or 'the only system'}): {s.rule}; {len(s.runs)} run(s) of "
                      f"{', '.join(tests)}: " + ", ".join(sorted({runs[j]['source'] for j in s.runs})))
     lines += [f"  not a system's difference: {note}" for note in grouping.notes]
+    lines += [f"  {rel}: a settings file of several in its folder whose name shares no word with a log's: applied "
+              "to no run" for rel in grouping.unapplied]
     guessed = sorted({(t, how) for t, how in grouping.tests if how not in ("log",)})
     lines += [f"  test {t}: from the {how}" if how != "nothing names it" else "  a test that nothing names: to be stated"
               for t, how in guessed]

@@ -5,10 +5,12 @@ with its test, version and thread count; a file of several runs is split into on
 named by its lines in the original), ``/proc/mdstat`` snapshots and traces, and the database
 settings as they were in effect (server_settings.py: a ``SHOW GLOBAL VARIABLES`` dump, a ``my.cnf``
 with its groups and includes, the server's command line in a script; each cited by file, line and
-group in the system's notes). Runs are grouped into one workload a sysbench test. What only the contributor knows
-(storage product, RAID level, drives, protocol, host...) is given by ``answers`` or written as
-``TO BE STATED``, which ``benchdb validate`` reports with its line. Every file it does not use is
-named with the reason in ``skipped``; nothing is left out silently.
+group in the system's notes). Runs are grouped into systems by what differs between them (grouping.py:
+subfolders, the settings files that apply to them, the varying part of their file names; each system's
+rule in its notes) and into one workload a sysbench test. What only the contributor knows (storage
+product, RAID level, drives, protocol, host...) is given by ``answers`` for every system, or by the
+mapping for one, or written as ``TO BE STATED``, which ``benchdb validate`` reports with its line.
+Every file it does not use is named with the reason in ``skipped``; nothing is left out silently.
 """
 
 from __future__ import annotations
