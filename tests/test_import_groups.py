@@ -12,7 +12,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from conftest import FIXTURES, build_with_bundle
+from conftest import FIXTURES, build_with_bundle, copy_project
+from ingest.build.site import build_site
 from ingest.bundles.validate import validate_paths
 from ingest.cli import main
 from ingest.contribute.grouping import MappingError, describe, read_mapping
@@ -287,3 +288,39 @@ def test_a_settings_file_of_several_that_names_no_log_applies_to_none_and_is_sai
     assert describe(grouping, runs=found.runs)[-1] == (
         "  vars-dwmaybe.txt: a settings file of several in its folder whose name shares no word with a log's: "
         "applied to no run")
+
+
+def test_a_mapping_s_answers_make_a_protocol_pair_and_a_filesystem_alone_is_on_no_facet_page(tmp_path):
+    """fc/ and iscsi/ (not filesystems' names) told apart by the mapping's protocol: /protocol/. ext4/ and
+    xfs/: the filesystem is no facet (schema/fields.yaml), so that study is on no facet page."""
+    protocols, filesystems = tmp_path / "protocols", tmp_path / "filesystems"
+    for name in ("fc", "iscsi"):
+        _copy(RW, protocols / name / "rw.log")
+    for name in ("ext4", "xfs"):
+        _copy(RW, filesystems / name / "rw.log")
+    mapping = tmp_path / "systems.yaml"
+    mapping.write_text('"fc/*": {id: fc, label: FC, answers: {protocol: fcp}}\n'
+                       '"iscsi/*": {id: iscsi, label: iSCSI, answers: {protocol: iscsi}}\n')
+    answers = {k: v for k, v in EVERYTHING.items() if k != "protocol"}
+    imported = tmp_path / "import"
+    import_folder(protocols, out=imported / "imported-protocols", answers=answers, mapping=read_mapping(mapping))
+    import_folder(filesystems, out=imported / "imported-filesystems", answers=dict(EVERYTHING))
+    for out in imported.iterdir():
+        text = (out / "bundle.yaml").read_text(encoding="utf-8")
+        text = text.replace("compression: TO BE STATED", "compression: none")  # no settings file: the
+        (out / "bundle.yaml").write_text(text.replace("engine: TO BE STATED", "engine: MariaDB"))  # contributor's
+        assert [p for p in validate_paths([out])[1] if p.severity == "error"] == []
+    assert [(s["id"], s["protocol"]) for s in _doc(imported / "imported-protocols")["systems"]] == [
+        ("fc", "fcp"), ("iscsi", "iscsi")]
+    assert [(s["id"], s["filesystem"]) for s in _doc(imported / "imported-filesystems")["systems"]] == [
+        ("ext4", {"type": "ext4"}), ("xfs", {"type": "xfs"})]
+    layout = copy_project(tmp_path / "project")
+    for out in imported.iterdir():
+        shutil.copytree(out, layout.data / out.name)
+    build_site(layout)
+    facets = read_facets(layout.export / "data")
+    study = next(s for s in facets["protocol"]["studies"] if s["study"] == "imported-protocols")
+    assert {(p["other"], p["reference"]) for p in study["pairs"]} == {("iscsi", "fc")}
+    assert all("imported-filesystems" not in {s["study"] for s in facet["studies"]} for facet in facets.values())
+    page = (layout.public / "studies" / "imported-filesystems" / "index.html").read_text(encoding="utf-8")
+    assert "MD RAID 10, ext4" in page and "MD RAID 10, xfs" in page  # built, with its two systems
