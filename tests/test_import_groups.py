@@ -324,3 +324,14 @@ def test_a_mapping_s_answers_make_a_protocol_pair_and_a_filesystem_alone_is_on_n
     assert all("imported-filesystems" not in {s["study"] for s in facet["studies"]} for facet in facets.values())
     page = (layout.public / "studies" / "imported-filesystems" / "index.html").read_text(encoding="utf-8")
     assert "MD RAID 10, ext4" in page and "MD RAID 10, xfs" in page  # built, with its two systems
+
+
+def test_a_name_s_value_the_log_s_command_line_gives_makes_no_system(tmp_path):
+    folder = tmp_path / "times"
+    _copy(RW, folder / "rw_time300.log")  # its command line: --time=300
+    text = (LOGS / RW).read_text(encoding="utf-8")
+    assert text.count("--time=300") == 1
+    (folder / "rw_time600.log").write_text(text.replace("--time=300", "--time=600"), encoding="utf-8")
+    found, grouping = survey(folder)
+    assert [(s.id, len(s.runs)) for s in grouping.systems] == [("system", 2)]
+    assert grouping.notes == ["file names' time300, time600: the logs' --time"]

@@ -229,8 +229,12 @@ def _name_values(runs: list[dict], tests: list[tuple[str, str]]) -> tuple[list[t
             continue  # bare words of names with nothing in common ("good.log", "other.log"): no varying part
         shown = ", ".join(f"{key if len(slot) == 1 else ''}{v}" for v in sorted(values, key=_order))
         test_of = {v: {tests[i][0] for i, w in members if w == v} for v in values}
+        options = set.intersection(*({o for o, given in (runs[i]["run"].get("command_options") or {}).items()
+                                      if str(given) == v} for i, v in members))
         if all(str(runs[i]["run"].get("threads")) == v for i, v in members):
             notes.append(f"file names' {shown}: the logs' thread counts")
+        elif options:
+            notes.append(f"file names' {shown}: the logs' --{min(options)}")
         elif key in REPETITION_WORDS:
             notes.append(f"file names' {shown}: repetitions")
         elif all(re.fullmatch(r"\d{6,}", v) for v in values):
