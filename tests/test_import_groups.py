@@ -335,3 +335,13 @@ def test_a_name_s_value_the_log_s_command_line_gives_makes_no_system(tmp_path):
     found, grouping = survey(folder)
     assert [(s.id, len(s.runs)) for s in grouping.systems] == [("system", 2)]
     assert grouping.notes == ["file names' time300, time600: the logs' --time"]
+
+
+def test_nested_subfolders_are_systems_by_their_path(tmp_path):
+    folder = tmp_path / "nested"
+    for path in ("nvme/ext4", "nvme/xfs", "sata/ext4"):
+        _copy(RW, folder / path / "rw.log")
+    _, grouping = survey(folder)
+    assert [(s.id, s.label, s.rule, s.filesystem) for s in grouping.systems] == [
+        ("nvme-ext4", "nvme/ext4", "subfolder nvme/ext4/", "ext4"), ("nvme-xfs", "nvme/xfs", "subfolder nvme/xfs/", "xfs"),
+        ("sata-ext4", "sata/ext4", "subfolder sata/ext4/", "ext4")]
