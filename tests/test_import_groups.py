@@ -290,9 +290,10 @@ def test_a_settings_file_of_several_that_names_no_log_applies_to_none_and_is_sai
         "applied to no run")
 
 
-def test_a_mapping_s_answers_make_a_protocol_pair_and_a_filesystem_alone_is_on_no_facet_page(tmp_path):
+def test_a_mapping_s_answers_make_a_protocol_pair_and_subfolders_a_filesystem_pair(tmp_path):
     """fc/ and iscsi/ (not filesystems' names) told apart by the mapping's protocol: /protocol/. ext4/ and
-    xfs/: the filesystem is no facet (schema/fields.yaml), so that study is on no facet page."""
+    xfs/: a filesystem pair on /filesystem/ (a facet of schema/fields.yaml since format 2), and on no
+    other facet page."""
     protocols, filesystems = tmp_path / "protocols", tmp_path / "filesystems"
     for name in ("fc", "iscsi"):
         _copy(RW, protocols / name / "rw.log")
@@ -321,7 +322,10 @@ def test_a_mapping_s_answers_make_a_protocol_pair_and_a_filesystem_alone_is_on_n
     facets = read_facets(layout.export / "data")
     study = next(s for s in facets["protocol"]["studies"] if s["study"] == "imported-protocols")
     assert {(p["other"], p["reference"]) for p in study["pairs"]} == {("iscsi", "fc")}
-    assert all("imported-filesystems" not in {s["study"] for s in facet["studies"]} for facet in facets.values())
+    study = next(s for s in facets["filesystem"]["studies"] if s["study"] == "imported-filesystems")
+    assert {(p["other"], p["reference"]) for p in study["pairs"]} == {("xfs", "ext4")}  # ext4 is listed first
+    assert [name for name, facet in facets.items()
+            if "imported-filesystems" in {s["study"] for s in facet["studies"]}] == ["filesystem"]
     page = (layout.public / "studies" / "imported-filesystems" / "index.html").read_text(encoding="utf-8")
     assert "MD RAID 10, ext4" in page and "MD RAID 10, xfs" in page  # built, with its two systems
 
