@@ -207,3 +207,19 @@ def test_a_numeric_column_against_another_is_drawn_as_dots_and_three_columns_are
     page.goto(f"{site_url}/sql/?{urllib.parse.urlencode({'q': EXAMPLE['doublewrite-off-against-on'].sql})}")
     _result(page)
     assert page.is_hidden("#sql-chart")
+
+
+def test_every_example_link_carries_its_query_encoded_once_and_runs_it(page, site_url, built_site, db):
+    """The links were encoded twice (`?q%3dSELECT%2b...`): they opened the page's default query instead
+    (issue #53). Each link's address now gives back its example's SQL, and opening one runs it."""
+    import html as html_module
+
+    text = (built_site.public / "sql" / "index.html").read_text(encoding="utf-8")
+    hrefs = [html_module.unescape(h) for h in re.findall(r'<a data-example href="([^"]+)"', text)]
+    assert [urllib.parse.parse_qs(urllib.parse.urlparse(h).query) for h in hrefs] == [
+        {"q": [example.sql]} for example in examples()]
+    example = EXAMPLE["tps-kept-during-rebuild"]
+    href = next(h for h in hrefs if urllib.parse.parse_qs(urllib.parse.urlparse(h).query)["q"] == [example.sql])
+    page.goto(site_url + href)
+    assert _result(page) == [[_as_page_writes(v) for v in row] for row in db.execute(example.sql).fetchall()]
+    assert page.input_value("#sql-query") == example.sql
