@@ -28,6 +28,14 @@ def _report(problems: list[Problem], *, github: bool = False) -> None:
             click.echo(str(problem), err=True)
 
 
+def _data_folder() -> tuple[Path]:
+    """The project's data/, for a command given no path."""
+    try:
+        return (Layout(find_root()).data,)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 @click.group()
 def main() -> None:
     """Validate result bundles, load them into DuckDB and build the site."""
@@ -38,11 +46,7 @@ def main() -> None:
 @click.option("--github", is_flag=True, help="Also print each problem as a GitHub Actions annotation.")
 def validate(paths: tuple[Path, ...], github: bool) -> None:
     """Check bundles (default: every bundle in data/) and report every problem."""
-    if not paths:
-        try:
-            paths = (Layout(find_root()).data,)
-        except BuildError as exc:
-            raise click.ClickException(str(exc)) from None
+    paths = paths or _data_folder()
     bundles, problems = validate_paths(paths)
     _report(problems, github=github)
     errors = [p for p in problems if p.severity == "error"]
@@ -258,11 +262,7 @@ def migrate(paths: tuple[Path, ...], write: bool) -> None:
     from .bundles.migrate import MigrateError, migrated
     from .bundles.validate import display_path, find_bundle_files
 
-    if not paths:
-        try:
-            paths = (Layout(find_root()).data,)
-        except BuildError as exc:
-            raise click.ClickException(str(exc)) from None
+    paths = paths or _data_folder()
     files, problems = find_bundle_files(paths)
     _report(problems)
     failed = bool(problems)
