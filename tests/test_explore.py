@@ -72,7 +72,7 @@ def test_one_study_and_metric_is_one_chart_several_are_small_multiples(page, sit
     titles = page.locator("#explore-chart .explore-multiple > h3").all_inner_texts()
     assert [t.split(" in ")[1][:22] for t in titles] == [
         "SupremeRAID SR-1010 vs", "Measured: sysbench olt", "Measured: sysbench olt", "Seagate Nytro accelera"]
-    assert all(t.startswith("tps (tx/s) in ") for t in titles)
+    assert all(t.startswith("Transactions per second (tx/s) in ") for t in titles)
     # Graid: 24 points in each state; measured: 4 variants x 3 thread counts, drawn as means; its 300 s
     # runs: 4 variants at 2 threads, one run each; Seagate: 2 cards
     words = page.locator("#explore-chart .multiple-words").all_inner_texts()
@@ -249,7 +249,7 @@ def test_graid_series_split_by_state_and_table(page, site_url):
 def test_caption_names_the_active_filters(page, site_url):
     _goto(page, f"{site_url}/explore/?study={GRAID}&metric=tps&state=rebuilding")
     caption = page.locator("#explore-chart figcaption").inner_text()
-    assert caption.startswith("tps (tx/s) in SupremeRAID SR-1010 vs Linux MD RAID: MySQL sysbench OLTP read/write; "
+    assert caption.startswith("Transactions per second (tx/s) in SupremeRAID SR-1010 vs Linux MD RAID: MySQL sysbench OLTP read/write; "
                               "filters: array state = rebuilding; ")
     page.locator('fieldset[data-param="raid_level"] input[value="6"]').check()
     caption = page.locator("#explore-chart figcaption").inner_text()

@@ -107,6 +107,12 @@ def results_columns_sql() -> str:
     return ",\n    ".join(f"{f.sql} AS {f.key}" for f in registry().fields)
 
 
+def metric_text(metric: str, unit: str | None) -> str:
+    """How a page writes a value's metric: its name, and its unit where the name does not give it."""
+    name = metric_label(metric)
+    return name if not unit or f"({unit})" in name else f"{name} ({unit})"
+
+
 def as_data() -> list[dict]:
     """The registry as the site reads it (``fields.json``)."""
     return [f.model_dump(exclude={"sql"}) for f in registry().fields]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..bundles.fields import fields
+from ..bundles.fields import fields, metric_label, metric_text
 from .db import RESULT_ORDER, group_of, rows
 
 # Besides the filter and table fields, each row carries these (the study's title for its link).
@@ -43,6 +43,7 @@ def export_explore(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: s
         f"SELECT study FROM studies WHERE {where} ORDER BY study").fetchall()}
     for r in table:
         r["group"] = group_of(r)
+        r["metric_text"] = metric_text(r["metric"], r["unit"])
         by_study[r["study"]].append(r)
     filters = fields("filter")
     # each study's values of each filter (in the filters' order): a view can match a study's rows only
@@ -78,7 +79,9 @@ def write_explore_index(con: duckdb.DuckDBPyConnection, *, out_dir: Path, entrie
     lists = con.execute("SELECT " + ", ".join(  # one pass over the view, which is computed for each query
         f"list(DISTINCT {v} ORDER BY {v}) FILTER (WHERE {v} IS NOT NULL)" for v in (f.shown(f.key) for f in filters))
         + " FROM results").fetchone()
-    facets = [{"param": f.key, "label": f.label, "values": values or []} for f, values in zip(filters, lists)]
+    facets = [{"param": f.key, "label": f.label, "values": values or [],
+               **({"names": {v: metric_label(v) for v in values or []}} if f.key == "metric" else {})}
+              for f, values in zip(filters, lists)]
     studies = [entries[study] for study in sorted(entries) if entries[study] is not None]
     (out_dir / "explore.json").write_text(json.dumps({"facets": facets, "studies": studies}, ensure_ascii=False),
                                           encoding="utf-8")

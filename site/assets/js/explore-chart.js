@@ -107,8 +107,8 @@ function panel(points, {width, yDomain, metric, color, mixed}) {
 // The chart of `matching` (the records of one study and one metric) `width` px wide: its parts
 // (SVGs and panels), and what a caption needs to describe it. `positions` gives each system its
 // colour (its place in its bundle). Small (a multiple): shorter, and no legend (hover names a line).
-export function drawChart(matching, {width, positions = {}, small = false}) {
-  const metric = matching[0].metric;
+export function drawChart(matching, {width, positions = {}, small = false, label}) {
+  const metric = label ?? matching[0].metric;  // the axis's words: the metric's name (explore.js)
   const drawn = points(matching);
   const threaded = [];
   const single = [];

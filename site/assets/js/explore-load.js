@@ -48,7 +48,9 @@ export function recordOf(row, params) {
   const mean = d("mean");
   const name = d("system") + (d("state") ? ` (${d("state")})` : "");
   return {
-    row, facets, metric: `${d("metric")} (${d("unit")})`,
+    // metric: what the view groups by (a metric in one unit: never two units on one axis)
+    // its name as pages write it (fields.metric_text, by the export)
+    row, facets, metric: `${d("metric")} (${d("unit")})`, metricText: d("metric-text"),
     study: d("study"), group: d("group") && `${d("system")}|${d("group")}|${d("table")}`,
     // A series is one system in one state from one table (the result a value comes from): a
     // per-user table and a summary table of the same system are never joined into one line.

@@ -169,11 +169,11 @@ function chart(matching, state) {
 const studyTitle = (records) => records[0].row.cells[0].querySelector("a").title;
 
 function single(matching, state, caption) {
-  const drawn = drawChart(matching, {width, positions: COLOURS[matching[0].study]});
+  const drawn = drawChart(matching, {width, positions: COLOURS[matching[0].study], label: matching[0].metricText});
   const {threaded, single, series, spread, names} = drawn;
   canvas.replaceChildren(...drawn.parts);
   const singleTables = new Set(single.map((p) => p.tableTitle));
-  caption.textContent = `${matching[0].metric} in ${studyTitle(matching)}${filtersText(state)}` +
+  caption.textContent = `${matching[0].metricText} in ${studyTitle(matching)}${filtersText(state)}` +
     (threaded.length ? `; one line per system, state and table, by thread count` : "; one panel per table") +
     (series.some((s) => s.dash) ? "; dashed: not in optimal state" : "") +
     (threaded.length && single.length
@@ -191,12 +191,13 @@ function multiples(groups, state, caption) {
   const shown = groups.slice(0, MULTIPLES);
   let points = 0;
   const cells = shown.map((records) => {
-    const drawn = drawChart(records, {width: panelWidth, positions: COLOURS[records[0].study], small: true});
+    const drawn = drawChart(records, {width: panelWidth, positions: COLOURS[records[0].study], small: true,
+                                      label: records[0].metricText});
     points += drawn.drawn.length;
     const cell = document.createElement("section");
     cell.className = "explore-multiple";
     const title = document.createElement("h3");
-    title.textContent = `${records[0].metric} in ${studyTitle(records)}`;
+    title.textContent = `${records[0].metricText} in ${studyTitle(records)}`;
     const words = document.createElement("p");
     words.className = "multiple-words";
     words.textContent = describe(drawn);
