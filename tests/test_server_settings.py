@@ -111,3 +111,18 @@ def test_an_import_keeps_every_setting_as_it_was_in_effect(tmp_path):
         "conf.d-extra.cnf", "my.cnf", "run.log", "run.sh"]
     assert ("systems[system].database.settings.innodb_buffer_pool_size", "to-be-stated") in {
         (p.field, p.type) for p in problems}
+
+
+def test_an_include_that_is_no_regular_file_is_named_and_not_read(tmp_path):
+    """A FIFO opened to read waits for a writer for ever: an !include of one is named, never opened."""
+    import os
+
+    os.mkfifo(tmp_path / "pipe.cnf")
+    (tmp_path / "conf.d").mkdir()
+    os.mkfifo(tmp_path / "conf.d" / "also.cnf")
+    text = "[mysqld]\nsync_binlog = 1\n!include pipe.cnf\n!includedir conf.d\n"
+    read = read_cnf(tmp_path / "my.cnf", root=tmp_path, text=text)
+    assert {n: s.value for n, s in read.settings.items()} == {"sync_binlog": "1"}
+    assert read.notes == [
+        "my.cnf line 3: pipe.cnf is not a regular file of at most 16,777,216 bytes: not read",
+        "my.cnf line 4: conf.d/also.cnf is not a regular file of at most 16,777,216 bytes: not read"]

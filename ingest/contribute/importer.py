@@ -28,7 +28,7 @@ from schema.models import SCHEMA_VERSION, TO_BE_STATED
 
 from .bundle_writer import publish, staged_bundle
 from .grouping import REPETITION_FOLDER, Grouping, System, group
-from .server_settings import Read, database_section, in_effect, read_cnf, read_commands, read_variables
+from .server_settings import MAX_SMALL_BYTES, Read, database_section, in_effect, read_cnf, read_commands, read_variables
 from ..parsers import ParseError
 from ..parsers.mdstat import parse_file as parse_mdstat
 from ..parsers.mdstat_trace import parse_trace
@@ -58,7 +58,6 @@ TREE = re.compile(r"^[\s│├└─`|-]+")  # lsblk's tree in front of a partit
 # never whole); a settings file, mdadm's or lsblk's output is read whole, so at most MAX_SMALL_BYTES.
 # An artifact's file name is at most MAX_NAME bytes (a longer one is shortened, a hash of it kept).
 MAX_FILE_BYTES = 2**30  # the benchmark's big log (benchmarks/bench_biglog.py) is 200 MB
-MAX_SMALL_BYTES = 16 * 2**20
 MAX_NAME = 120
 _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder"))

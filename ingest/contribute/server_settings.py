@@ -13,7 +13,9 @@ contributor's to say.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +30,7 @@ SERVER_COMMAND = re.compile(r"(?:^|[\s/;&|(])(mysqld|mariadbd|mysqld_safe|mariad
 COMMAND_OPTION = re.compile(r"--(?:loose[-_])?([A-Za-z][A-Za-z0-9_-]*)=(\"[^\"]*\"|'[^']*'|\S+)")
 UNITS = {"K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6}
 SIZE = re.compile(r"^(\d+)([KMGTPE])?$", re.I)
+MAX_SMALL_BYTES = 16 * 2**20  # a settings file (and mdadm's or lsblk's output) is read whole: at most this
 RELEVANT = re.compile(r"^(innodb_\w+|sync_binlog|version|log_bin|binlog_format|max_connections|table_open_cache)$")
 
 
@@ -119,9 +122,14 @@ def _include(kind: str, target: str, *, base: Path, root: Path, rel: str, number
     if not _inside(path, root) or not path.exists():
         into.notes.append(f"{rel} line {number}: !{kind} {target} is not in the folder: not read")
         return
-    files = sorted(p for p in path.glob("*.cnf") if p.is_file()) if kind == "includedir" else [path]
+    files = sorted(path.glob("*.cnf")) if kind == "includedir" else [path]
     for file in files:
-        if file.resolve() in seen or file.is_symlink():
+        info = os.lstat(file)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SMALL_BYTES:  # a FIFO would never end
+            into.notes.append(f"{rel} line {number}: {file.relative_to(root).as_posix()} is not a regular file of at "
+                              f"most {MAX_SMALL_BYTES:,} bytes: not read")
+            continue
+        if file.resolve() in seen:
             continue
         _read_cnf_file(file, root=root, text=file.read_text(encoding="utf-8", errors="replace"), into=into,
                        instances=instances, seen=seen)
