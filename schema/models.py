@@ -101,6 +101,7 @@ Timestamp = Annotated[Text, AfterValidator(_iso_time)]
 Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
 Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$"), AfterValidator(_plain_text)]
 Positive = Annotated[int, Field(ge=1, le=INT_MAX)]
+CommitHash = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
 
 RaidLevel = Literal["0", "1", "5", "6", "10", "50", "60", "raid-dp", "linear", "none"]
 NOT_STATED = "not-stated"  # the value of a choice the source (or the contributor) does not state
@@ -129,6 +130,14 @@ class Source(Model):
     url: Url | None = None
     identifier: Text | None = Field(None, description="How to find the document when it has no URL")
     role: Literal["original", "translation", "republication"] = "original"
+    kind: Literal["vendor", "independent", "measured-here"] | None = Field(
+        None, description="Who stands behind the figures: the vendor of a product compared, an independent party, "
+                          "or runs measured for this site")
+    author: Text | None = Field(None, description="The author or authors, as the document names them")
+    licence: Text | None = Field(
+        None, description='The licence the document or repository is published under (e.g. "CC BY 4.0", "MIT"), '
+                          'or "cited only" when none allows republishing it')
+    commit: CommitHash | None = Field(None, description="For a repository: the commit the figures are read at")
     notes: Text | None = None
 
     @model_validator(mode="after")

@@ -396,7 +396,8 @@ class Capture:
                         f"{cfg.table_size} rows, on MariaDB {', '.join(sorted(self.versions))} with InnoDB doublewrite "
                         "on and off and table compression on and off."),
             "sources": [{"id": "capture", "publisher": "benchdb capture", "title": "Measured runs (this bundle's logs)",
-                         "date": today, "language": "en", "identifier": "artifacts/ in this bundle"}],
+                         "date": today, "language": "en", "identifier": "artifacts/ in this bundle",
+                         "kind": "measured-here"}],
             "systems": systems, "workloads": workloads, "results": results, "notes": notes,
             "charts": [{"id": "tps-by-threads", "title": "Transactions per second by threads (mean and spread of runs)",
                         "metric": "tps", "x": "threads"},

@@ -189,6 +189,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
         "sources": [{
             "study": study, "source": s.id, "publisher": s.publisher, "title": s.title, "date": s.date,
             "language": s.language, "role": s.role, "url": s.url, "identifier": s.identifier,
+            "kind": s.kind, "author": s.author, "licence": s.licence, "commit_hash": s.commit,
         } for s in b.sources],
         "systems": [{
             "study": study, "system": s.id, "position": i, "label": s.label,

@@ -57,6 +57,10 @@ CREATE TABLE sources (
     role        VARCHAR NOT NULL,
     url         VARCHAR,
     identifier  VARCHAR,
+    kind        VARCHAR,                -- vendor, independent or measured-here, as the bundle states it
+    author      VARCHAR,
+    licence     VARCHAR,
+    commit_hash VARCHAR,                -- a repository's commit the figures are read at
     PRIMARY KEY (study, source)
 );
 
