@@ -52,6 +52,7 @@ class Named(_Strict):
 class Registry(_Strict):
     fields: tuple[Field, ...]
     metrics: tuple[Named, ...]
+    source_kinds: tuple[Named, ...]
     never_negative: frozenset[str]
     panels: dict[Literal["runs", "rebuild"], tuple[Named, ...]]
 
@@ -95,6 +96,11 @@ def never_negative(metric: str | None) -> bool:
 
 def metric_label(metric: str) -> str:
     return next((m.label for m in registry().metrics if m.key == metric), metric)
+
+
+def source_kind(key: str) -> Named:
+    """How pages name a source kind (vendor, independent, measured-here)."""
+    return next(k for k in registry().source_kinds if k.key == key)
 
 
 def panels(chart: Literal["runs", "rebuild"]) -> list[dict]:

@@ -17,6 +17,7 @@ import duckdb
 from ..plumbing import children
 from ..bundles.fields import as_data
 from ..plumbing.memory import hand_back_memory
+from . import catalogue
 from .artifacts import artifact_rows, export_artifacts, write_artifact_list
 from .badges import export_badges
 from .colours import positions
@@ -220,12 +221,13 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
     data = out_dir / "data"
     records = {**hits, **made}
     ordered = sorted(records)
-    studies = [records[s]["listed"] for s in ordered]
-    (data / "study_list.json").write_text(json.dumps({s["id"]: s for s in studies}, ensure_ascii=False), encoding="utf-8")
-    (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
     write_explore_index(con, out_dir=data, entries={s: records[s]["explore"] for s in ordered})
     write_compare_index(out_dir=data, entries={s: records[s]["compare"] for s in ordered})
     facets = facet_pages_data({s: records[s]["facets"] for s in ordered})
+    varies = catalogue.varies(facets)
+    studies = {s: {**records[s]["listed"], "varies": varies.get(s, [])} for s in ordered}
+    (data / "study_list.json").write_text(json.dumps(studies, ensure_ascii=False), encoding="utf-8")
+    (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
     write_facets(facets, data_dir=data)
     found = {"findings": findings(facets), "ledger": ledger(con), "headlines": headlines(facets)}
     (data / "findings.json").write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..bundles.fields import metric_label
-from . import alt_text
+from . import alt_text, catalogue
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
 from .quality import run_quality
@@ -96,7 +96,7 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
         run["quality"] = quality.get(run["artifact"])
     claims = db.of(study, "SELECT * EXCLUDE (position) REPLACE (round(computed, 2) AS computed) "
                           "FROM claims ORDER BY study, position")
-    return {
+    doc = {
         "id": study, **head,
         "sources": setup["sources"],
         "systems": [{**s, "usable_capacity": usable[s["id"]]} for s in setup["systems"]],
@@ -117,6 +117,7 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
         "redundancy": redundancy_price(db, study, labels),
         "claims": claims,
     }
+    return {**doc, "catalogue": catalogue.entry(doc)}
 
 
 def _counts(items) -> list[dict]:

@@ -62,7 +62,7 @@ HEAD = ("id", "title", "baseline", "systems", "sources")
 
 # What the lists of studies read of a study's document (home, /studies/: _partials/study-list.html), in
 # the export's study_list.json: the site's own run of Hugo reads that instead of every study's document.
-LISTED = ("id", "title", "summary", "value_count", "systems", "sources")
+LISTED = ("id", "title", "summary", "value_count", "systems", "sources", "catalogue")
 
 
 # What the export's aggregate steps read of a cached study's record (publish/__init__.py: _export_pages,
