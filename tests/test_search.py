@@ -31,9 +31,10 @@ def test_the_index_holds_the_study_facet_and_prose_pages_only(built_site):
     index = built_site.public / "pagefind"
     count = lambda part: json.loads((index / part / "pagefind-entry.json").read_text(encoding="utf-8"))[  # noqa: E731
         "languages"]["en"]["page_count"]
-    # the main index: the 8 facet pages (storage product, RAID level, protocol, doublewrite, compression,
-    # array state, filesystem, device class) and /about/; not Explore's row pages, embeds, logs or lists
-    assert count("") == 8 + 1
+    # the main index: the 10 facet pages (storage product, RAID level, protocol, doublewrite, compression,
+    # array state, filesystem, device class, cloud volume size, provisioned IOPS) and /about/; not Explore's
+    # row pages, embeds, logs or lists
+    assert count("") == 10 + 1
     # the 6 study pages in parts by the SHA-256 of their ids modulo 4 (worked out with sha256sum): 1 holds
     # ScaleFlux's and Seagate's, 2 Graid's, 3 the two measured studies and NetApp's
     assert json.loads((index / "parts.json").read_text(encoding="utf-8")) == ["part-1/", "part-2/", "part-3/"]
@@ -44,8 +45,8 @@ def test_the_index_holds_the_study_facet_and_prose_pages_only(built_site):
     # and the main index's run reads only those pages
     assert parts_of(built_site.public)[""] == [
         "about/index.html", "array-state/index.html", "compression/index.html", "device-class/index.html",
-        "doublewrite/index.html", "filesystem/index.html", "protocol/index.html", "raid-level/index.html",
-        "storage-product/index.html"]
+        "doublewrite/index.html", "filesystem/index.html", "protocol/index.html", "provisioned-iops/index.html",
+        "raid-level/index.html", "storage-product/index.html", "volume-size/index.html"]
 
 
 def test_only_the_files_the_search_page_loads_are_published(built_site):
@@ -201,7 +202,7 @@ def test_the_live_server_serves_the_search_index(tmp_path):
                 assert server.poll() is None, server.stderr.read().decode()
                 assert time.monotonic() < deadline, "the live server did not serve the index in 3 minutes"
                 time.sleep(0.5)
-        assert entry["languages"]["en"]["page_count"] == 8 + 1
+        assert entry["languages"]["en"]["page_count"] == 10 + 1
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/pagefind/part-3/pagefind-entry.json") as response:
             assert json.loads(response.read())["languages"]["en"]["page_count"] == 3
     finally:

@@ -54,11 +54,11 @@ def test_the_pages_are_the_same_rendered_in_one_shard_and_in_four(built: Layout)
     shutil.rmtree(built.cache / "pages")
     generation = _with_export_of(built)
     took = render_site(built, generation, per_shard=1)
-    assert "hugo (6 studies rendered, 0 cached, in runs: 4; 8 facet pages rendered, 0 cached), static links and search index" in took
+    assert "hugo (6 studies rendered, 0 cached, in runs: 4; 10 facet pages rendered, 0 cached), static links and search index" in took
     assert sorted(p.name for p in (generation.folder / "parts").iterdir()) == ["3", "5", "6", "7", "facets-0", "site"]
     assert _differences(built.public, generation.public) == []
     again = _with_export_of(built)
-    assert "hugo (0 studies rendered, 6 cached, in runs: 0; 0 facet pages rendered, 8 cached), static links and search index" in render_site(built, again, per_shard=1)
+    assert "hugo (0 studies rendered, 6 cached, in runs: 0; 0 facet pages rendered, 10 cached), static links and search index" in render_site(built, again, per_shard=1)
     assert sorted(p.name for p in (again.folder / "parts").iterdir()) == ["site"]
     assert _differences(built.public, again.public) == []
 
@@ -68,12 +68,13 @@ def test_the_facet_pages_are_the_same_rendered_one_a_run_and_all_in_one(built: L
     of the other pages cut down to their titles."""
     pages = sorted(p.name for p in (built.export / "data" / "facet_pages").iterdir())
     assert pages == ["array-state-1.json", "compression-1.json", "device-class-1.json", "doublewrite-1.json",
-                     "filesystem-1.json", "protocol-1.json", "raid-level-1.json", "storage-product-1.json"]
+                     "filesystem-1.json", "protocol-1.json", "provisioned-iops-1.json", "raid-level-1.json",
+                     "storage-product-1.json", "volume-size-1.json"]
     shutil.rmtree(built.cache / "pages")
     generation = _with_export_of(built)
     took = render_site(built, generation, facet_pages_per_run=1)
-    assert "hugo (6 studies rendered, 0 cached, in runs: 1; 8 facet pages rendered, 0 cached), static links and search index" in took
-    assert len(list((generation.folder / "parts").glob("facets-*"))) == 8
+    assert "hugo (6 studies rendered, 0 cached, in runs: 1; 10 facet pages rendered, 0 cached), static links and search index" in took
+    assert len(list((generation.folder / "parts").glob("facets-*"))) == 10
     facets = json.loads((generation.folder / "parts" / "facets-0" / "facets.json").read_text(encoding="utf-8"))
     assert facets["raid-level"] == {"title": "RAID level", "chunks": []}
     assert _differences(built.public, generation.public) == []
@@ -83,14 +84,14 @@ def test_only_the_pages_of_a_changed_study_are_rendered_again(tmp_path: Path, ca
     layout = copy_project(tmp_path / "project")
     first = new_generation(layout.build)
     prepare(layout, first, quiet=True)
-    assert "hugo (6 studies rendered, 0 cached, in runs: 4; 8 facet pages rendered, 0 cached), static links and search index" in render_site(layout, first, per_shard=1)
+    assert "hugo (6 studies rendered, 0 cached, in runs: 4; 10 facet pages rendered, 0 cached), static links and search index" in render_site(layout, first, per_shard=1)
     bundle = layout.data / MEASURED / "bundle.yaml"
     bundle.write_text(bundle.read_text(encoding="utf-8").replace("title: '", "title: 'Changed: ", 1), encoding="utf-8")
     second = new_generation(layout.build)
     prepare(layout, second, quiet=True)
     # its pages (not those of netapp-tr3693-mysql-2010, in its shard), and the two facet pages it is on
     # (doublewrite, compression)
-    assert "hugo (1 studies rendered, 5 cached, in runs: 1; 2 facet pages rendered, 6 cached), static links and search index" in render_site(layout, second, per_shard=1)
+    assert "hugo (1 studies rendered, 5 cached, in runs: 1; 2 facet pages rendered, 8 cached), static links and search index" in render_site(layout, second, per_shard=1)
     assert [p.name for p in (second.folder / "parts").iterdir() if p.name.isdigit()] == ["7"]
     assert sorted(p.name for p in (second.folder / "parts" / "7" / "studies").iterdir()) == [f"{MEASURED}.json"]
 
