@@ -112,7 +112,7 @@ ValueKind = Literal["exact", "derived", "approximate"]
 Metric = Literal[
     "tps", "qps", "oet", "latency_avg_ms", "latency_avg_s", "latency_p95_ms", "latency_p99_ms",
     "rebuild_mb_s", "rebuild_duration_s", "cpu_util_pct", "compression_ratio", "space_used_gb", "space_used_tb",
-    "ops_per_10s",
+    "ops_per_10s", "writes_s",
 ]
 
 
