@@ -72,7 +72,8 @@ def test_protocol_pairs_and_the_system_left_out(facets):
     assert nfs["follows"] == [{"label": "Filesystem", "values": ["ext3", "nfs"]}]  # an NFS mount's filesystem is NFS
     assert study["left_out"] == [{
         "system": "nfs-tuning", "label": "NFSv3 during tuning (the configuration changes step by step)",
-        "reason": "differs from every system of another protocol in doublewrite and buffer pool (MiB) as well"}]
+        "reason": "differs from every system of another protocol in doublewrite, buffer pool (MiB), flush method "
+                      "(innodb_flush_method) and log flush at commit (innodb_flush_log_at_trx_commit) as well"}]
     g = _group(facets, "protocol", NETAPP, "oet-any-vs-iscsi")
     assert {r["system"]: r["cells"][0]["ratio"] for r in g["rows"]} == {"iscsi": 1.0, "nfs": round(11262 / 12222, 4)}
 
@@ -207,7 +208,8 @@ def test_facet_pages_show_pairs_left_out_systems_and_caveats(page, site_url):
     page.goto(site_url + "/protocol/")
     assert page.locator(".facet-left-out li").inner_text() == (
         "NFSv3 during tuning (the configuration changes step by step): differs from every system of another "
-        "protocol in doublewrite and buffer pool (MiB) as well")
+        "protocol in doublewrite, buffer pool (MiB), flush method (innodb_flush_method) and log flush at commit "
+        "(innodb_flush_log_at_trx_commit) as well")
     page.goto(site_url + "/doublewrite/")
     caveats = page.locator(f'section[data-study="{MEASURED}"] aside.facet-caveats')
     assert "Measured on a small 2-core virtual machine" in caveats.inner_text()

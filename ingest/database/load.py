@@ -208,6 +208,8 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             "db_engine": s.database.engine, "db_version": s.database.version,
             "doublewrite": s.database.doublewrite, "compression": s.database.compression,
             "buffer_pool_mib": s.database.buffer_pool_mib,
+            "flush_method": _setting(s.database.settings, "innodb_flush_method"),
+            "flush_log_at_trx_commit": _setting(s.database.settings, "innodb_flush_log_at_trx_commit"),
             "host_cpu": s.host.cpu, "host_memory_gib": s.host.memory_gib,
             "usable_capacity": loaded.derivation.usable[s.id],
         } for i, s in enumerate(b.systems)],
@@ -271,6 +273,15 @@ def _setting_text(value: str | int | float | bool) -> str:
     if isinstance(value, bool):
         return "ON" if value else "OFF"
     return str(value)
+
+
+def _setting(settings: dict, name: str) -> str | None:
+    """A server setting as the bundle states it (its name in any case, with - or _), as text; None when
+    the bundle does not state it."""
+    for key, value in settings.items():
+        if key.lower().replace("-", "_") == name:
+            return _setting_text(value)
+    return None
 
 
 def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index: int, workload: str,

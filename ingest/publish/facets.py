@@ -30,7 +30,9 @@ PAGES = "facet_pages"  # the folder of the exported data that holds each facet p
 # Each value paired with its reference at the same point, for every study at once: {values} names the
 # values (c) and {pair} their reference (b); {group} is the reference a value was wanted against.
 PAIRS = """
-    SELECT c.study, {group} AS wanted_against, c.system, b.system AS reference, c.metric, c.unit, c.state, c.threads, c.runs, c.value_text,
+    SELECT c.study, {group} AS wanted_against, c.system, b.system AS reference, c.workload,
+           (SELECT wl.tool || ' ' || wl.test FROM workloads AS wl WHERE wl.study = c.study AND wl.workload = c.workload)
+             AS workload_test, c.metric, c.unit, c.state, c.threads, c.runs, c.value_text,
            c.value_kind, c.provenance, c.source_href, c.printed_as, c.flag, c.note, b.value_text AS baseline_text,
            b.value_kind AS baseline_kind, b.flag AS baseline_flag, b.note AS baseline_note,
            round(c.value / b.value, {places}) AS ratio, round(c.low / b.value, {places}) AS low,
@@ -60,20 +62,24 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str], *, reference: str, 
     per-load or single figure; the reference's row first, then the others in the bundle's order."""
     groups: dict[tuple, dict] = {}
     order = [reference, *(s for s in labels if s != reference)]
+    several = len({p["workload"] for p in pairs}) > 1  # then each workload is a comparison of its own
     for system in order:
         for p in (p for p in pairs if p["system"] == system):
             by_threads = p["threads"] is not None  # a per-load series and a single figure are separate comparisons
-            g = groups.setdefault((p["metric"], p["unit"], p["state"], by_threads),
-                                  {"metric": p["metric"], "unit": p["unit"], "state": p["state"], "rows": {}})
+            workload = p["workload"] if several else None
+            g = groups.setdefault((p["metric"], p["unit"], p["state"], workload, by_threads),
+                                  {"metric": p["metric"], "unit": p["unit"], "state": p["state"], "rows": {},
+                                   "workload": p["workload_test"] if workload else None})
             g["rows"].setdefault(system, []).append(
                 {k: p[k] for k in ("threads", "ratio", "low", "high", "runs", "overlap", "value_text", "value_kind",
                                    "printed_as", "flag", "note", "baseline_text", "baseline_kind", "baseline_flag",
                                    "baseline_note", "provenance", "source_href", "facet")})
     out = []
     against = "the same system in optimal state" if suffix is None else labels[reference]
-    for (metric, unit, state, by_threads), g in groups.items():
+    for (metric, unit, state, workload, by_threads), g in groups.items():
         threads = sorted({c["threads"] for cells in g["rows"].values() for c in cells if c["threads"] is not None})
-        gid = f"{metric}-{state or 'any'}" + ("-by-threads" if by_threads else "") + (suffix or "")
+        gid = (f"{metric}-{state or 'any'}" + (f"-{workload}" if workload else "") + ("-by-threads" if by_threads else "")
+               + (suffix or ""))
         chart = None
         if by_threads:
             points = [{"series": labels[s], "system": s, "x": c["threads"], "y": c["ratio"],
@@ -81,14 +87,15 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str], *, reference: str, 
                        "low": c["low"] if c["runs"] > 1 else None, "high": c["high"] if c["runs"] > 1 else None,
                        "state": state, "kind": "derived", "provenance": c["provenance"], "printed_as": None}
                       for s, cells in g["rows"].items() for c in cells]
-            chart = {"id": gid, "title": f"{metric_label(metric)}{f' ({state})' if state else ''}, "
+            of_workload = f", {g['workload']}" if g["workload"] else ""
+            chart = {"id": gid, "title": f"{metric_label(metric)}{f' ({state})' if state else ''}{of_workload}, "
                                          f"relative to {against}", "metric": metric,
                      "unit": "× reference", "embed_prefix": None, "x_label": AXIS_LABELS["threads"],
                      "y_label": f"{metric_label(metric)} / reference",
                      "series": [labels[s] for s in g["rows"]], "switch": None, "points": points,
                      "alt": alt_text.by_x(points)}
         out.append({"id": gid, "reference": reference, "metric": metric, "metric_label": metric_label(metric),
-                    "unit": unit, "state": state, "columns": threads or [None], "chart": chart,
+                    "unit": unit, "state": state, "workload": g["workload"], "columns": threads or [None], "chart": chart,
                     "rows": [{"system": s, "label": labels[s], "cells": cells} for s, cells in g["rows"].items()]})
     return out
 
@@ -208,8 +215,8 @@ def _against_each_other(db: Snapshot, doc: dict, facet: Field, candidates: dict,
                  "WHERE r.study = c.study AND r.system = c.system)")
     every = _pairs(db, study, facet=of_system, group="w.reference",
                    values=f"{wanted} AS w JOIN coordinates AS c ON c.study = w.study AND c.system = w.system",
-                   pair="b.system = w.reference AND same_point(c.metric, c.unit, c.state, c.threads, b.metric, b.unit, "
-                        "b.state, b.threads)")
+                   pair="b.system = w.reference AND b.workload IS NOT DISTINCT FROM c.workload "
+                        "AND same_point(c.metric, c.unit, c.state, c.threads, b.metric, b.unit, b.state, b.threads)")
     references, pairs, groups = [], [], []
     for ref in sorted(candidates, key=lambda s: (s != baseline, list(labels).index(s))):  # the baseline first
         found = [p for p in every if p["wanted_against"] == ref]
@@ -244,7 +251,8 @@ def _against_optimal(db: Snapshot, doc: dict) -> dict | None:
     labels = {s["id"]: s["label"] for s in doc["systems"]}
     pairs = _pairs(db, doc["id"], facet="c.state", values="coordinates AS c",
                    pair="b.system = c.system AND b.state = 'optimal' AND c.state <> 'optimal' "
-                        "AND b.metric = c.metric AND b.unit = c.unit AND b.threads IS NOT DISTINCT FROM c.threads")
+                        "AND b.metric = c.metric AND b.unit = c.unit AND b.threads IS NOT DISTINCT FROM c.threads "
+                        "AND b.workload IS NOT DISTINCT FROM c.workload")
     if not pairs:
         return None
     groups: list[dict] = []

@@ -1,6 +1,6 @@
 -- Views the publish step reads; readers of benchmarks.duckdb may use them too.
 
--- One row per coordinate (study, system, metric, unit, state, load) with the value it stands for:
+-- One row per coordinate (study, system, workload, metric, unit, state, load) with the value it stands for:
 -- its only value, or the mean of repeated measured runs with their lowest, highest and count.
 -- A coordinate holding two printed values is ambiguous and has no row. "text" is how a chart or
 -- table labels the value; "position" orders coordinates as their first value is printed. The mean is
@@ -9,7 +9,7 @@
 -- worker processes saw 4629.8566666666675 against 4629.856666666667).
 CREATE VIEW coordinates AS
 SELECT
-    study, system, metric, unit, state, threads,
+    study, system, workload, metric, unit, state, threads,
     count(*) AS runs,
     CASE WHEN count(*) = 1 THEN any_value(value) ELSE list_sum(list_sort(list(value))) / count(*) END AS value,
     min(value) AS low,
@@ -27,7 +27,7 @@ SELECT
     CASE WHEN count(*) = 1 THEN any_value(source_href) END AS source_href,
     min([result_index, row_index, col_index]) AS position
 FROM results
-GROUP BY study, system, metric, unit, state, threads
+GROUP BY study, system, workload, metric, unit, state, threads
 HAVING count(*) = 1 OR bool_and(value_kind = 'measured');
 
 -- Two coordinates cannot be ranked when at least one is the mean of repeated runs and their
@@ -35,7 +35,9 @@ HAVING count(*) = 1 OR bool_and(value_kind = 'measured');
 CREATE MACRO spreads_overlap(a_runs, a_low, a_high, b_runs, b_low, b_high) AS
     (a_runs > 1 OR b_runs > 1) AND NOT (a_low > b_high OR a_high < b_low);
 
--- Two coordinates at the same metric, unit, state and load (NULL state or load match NULL).
+-- Two coordinates at the same metric, unit, state and load (NULL state or load match NULL). Compare
+-- applies it across studies, whose workloads are their own; within one study a pair is also of one
+-- workload (the facet pages' pairs, values_at).
 CREATE MACRO same_point(a_metric, a_unit, a_state, a_threads, b_metric, b_unit, b_state, b_threads) AS
     a_metric = b_metric AND a_unit = b_unit AND a_state IS NOT DISTINCT FROM b_state
     AND a_threads IS NOT DISTINCT FROM b_threads;
@@ -45,6 +47,7 @@ CREATE VIEW values_at AS
 SELECT r.*, c.runs, c.value AS mean, c.text AS mean_text, c.low, c.high
 FROM results AS r LEFT JOIN coordinates AS c
   ON c.study = r.study AND c.system = r.system
+     AND c.workload IS NOT DISTINCT FROM r.workload
      AND same_point(c.metric, c.unit, c.state, c.threads, r.metric, r.unit, r.state, r.threads);
 
 -- Tail latency from sysbench --histogram output (the histograms table): a percentile is the value of
@@ -112,7 +115,7 @@ WITH capacity AS (
     SELECT r.study, r.system, min(r.value / o.value) AS low, max(r.value / o.value) AS high, count(*) AS loads
     FROM coordinates AS r JOIN coordinates AS o
       ON o.study = r.study AND o.system = r.system AND o.metric = 'tps' AND o.state = 'optimal'
-     AND o.threads IS NOT DISTINCT FROM r.threads AND o.unit = r.unit
+     AND o.threads IS NOT DISTINCT FROM r.threads AND o.unit = r.unit AND o.workload IS NOT DISTINCT FROM r.workload
     WHERE r.metric = 'tps' AND r.state = 'rebuilding' GROUP BY ALL
 )
 SELECT c.study, c.system, 1 AS position, 'usable capacity' AS figure, round(c.usable_tb, 2) AS value, 'TB' AS unit,

@@ -91,6 +91,8 @@ CREATE TABLE systems (
     doublewrite      BOOLEAN,
     compression      VARCHAR,
     buffer_pool_mib  INTEGER,
+    flush_method     VARCHAR,               -- innodb_flush_method as the settings state it
+    flush_log_at_trx_commit VARCHAR,        -- innodb_flush_log_at_trx_commit as the settings state it
     host_cpu         VARCHAR,
     host_memory_gib  DOUBLE,
     usable_capacity  DOUBLE,                -- derived from RAID level, drives and group size
