@@ -34,7 +34,7 @@ CHROMIUM_ARGS = [
 # pytest-xdist hands a worker a file at a time (Makefile: --dist loadfile), by default the files of the
 # most tests first: a file of two long tests (test_accessibility.py) then started last. With these
 # first (--no-loadscope-reorder) the suite took 669 s, against 712 and 731 s.
-LONGEST_FIRST = ["test_build_atomic.py", "test_sysbench_rules.py", "test_export_cache.py", "test_accessibility.py",
+LONGEST_FIRST = ["test_build_atomic.py", "test_catalogue_build.py", "test_sysbench_rules.py", "test_export_cache.py", "test_accessibility.py",
                  "test_stage.py", "test_embed_safety.py", "test_sql.py", "test_explore.py", "test_shards.py",
                  "test_browser.py", "test_facet_pages.py", "test_search.py", "test_cli.py", "test_runs.py",
                  "test_capture.py"]
@@ -54,12 +54,12 @@ def layout() -> Layout:
 
 
 @pytest.fixture(scope="session")
-def built_site(layout: Layout, tmp_path_factory) -> Layout:
-    """Build the real site once per test session (validate, load, export, Hugo). With pytest-xdist's
-    workers (``make test``), the first to need it builds it and the others wait for that build: two
-    builds of one project at once stop one of them (build/site.py's lock), and a second one would replace
-    the site a worker is serving."""
+def built_site(tmp_path_factory) -> Layout:
+    """Build the site of the FIRST_SIX studies once per test session (validate, load, export, Hugo), in a
+    copy of the project. With pytest-xdist's workers (``make test``), the first to need it builds it and
+    the others wait for that build and use it."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
+        layout = copy_project(tmp_path_factory.mktemp("built-site") / "project")
         build_site(layout)
         return layout
     shared = tmp_path_factory.getbasetemp().parent  # the session's folder, the same for every worker
@@ -67,9 +67,9 @@ def built_site(layout: Layout, tmp_path_factory) -> Layout:
         fcntl.flock(lock, fcntl.LOCK_EX)
         done = shared / "built-site.done"
         if not done.exists():
-            build_site(layout)
+            build_site(copy_project(shared / "built-site"))
             done.touch()
-    return layout
+    return Layout(shared / "built-site")
 
 
 def netlify_headers(path: str) -> dict[str, str]:
@@ -171,10 +171,23 @@ def remove_build(layout: Layout) -> None:
     shutil.rmtree(layout.build)
 
 
-def copy_project(dest: Path) -> Layout:
-    """A copy of the project (site, content, docs, data) with node_modules linked in."""
+# The studies the site's tests are written against: what the tests count, hash into shards, search
+# for and compare are these six, so a study added to the catalogue changes none of them. The whole
+# catalogue is built by tests/test_catalogue_build.py.
+FIRST_SIX = ("graid-supremeraid-mysql-2023", "measured-mariadb-2core-vm", "measured-mariadb-2core-vm-5min",
+             "netapp-tr3693-mysql-2010", "scaleflux-csd2000-mysql-2020", "seagate-nytro-mysql-2015")
+
+
+def copy_project(dest: Path, *, studies: tuple[str, ...] | None = FIRST_SIX) -> Layout:
+    """A copy of the project (site, content, docs, data) with node_modules linked in; its data/ holds
+    ``studies`` only (None: every study of the catalogue)."""
+    keep = None if studies is None else set(studies)
     for name in ("site", "content", "docs", "data"):
-        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("resources", ".hugo_build.lock"))
+        ignore = shutil.ignore_patterns("resources", ".hugo_build.lock")
+        if name == "data" and keep is not None:
+            ignore = lambda folder, names, inner=ignore: [  # noqa: E731
+                *inner(folder, names), *(n for n in names if Path(folder) == ROOT / "data" and n not in keep)]
+        shutil.copytree(ROOT / name, dest / name, ignore=ignore)
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
     return Layout(dest)
 

@@ -121,7 +121,8 @@ def test_a_shard_holds_only_its_studies_data(built: Layout, tmp_path: Path):
     assert sum(len(json.loads((s.data / "embeds.json").read_text(encoding="utf-8"))) for s in parts.shards) == len(embeds)
     site = json.loads((parts.site / "studies.json").read_text(encoding="utf-8"))
     assert sorted(site) == sorted(sum(IN_EIGHT.values(), ()))
-    assert sorted(site[MEASURED]) == ["id", "sources", "summary", "systems", "title", "value_count"]
+    assert sorted(site[MEASURED]) == ["catalogue", "id", "sources", "summary", "systems", "title", "value_count",
+                                      "varies"]
     logs = json.loads((parts.site / "artifact_list.json").read_text(encoding="utf-8"))
     assert logs and all("lines" not in row and row["sha256"] for row in logs)
     assert not (parts.site / "artifacts").exists()
