@@ -102,6 +102,30 @@ Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2
 Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$"), AfterValidator(_plain_text)]
 Positive = Annotated[int, Field(ge=1, le=INT_MAX)]
 CommitHash = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+# A GitHub repository as owner/name (GitHub's rules: an owner of letters, digits and single inner hyphens, at
+# most 39; a name of letters, digits, '.', '_' and '-', at most 100, never '.' or '..').
+_REPOSITORY = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}/[A-Za-z0-9._-]{1,100}")
+
+
+def _repository(text: str) -> str:
+    if not _REPOSITORY.fullmatch(text) or text.split("/")[1] in (".", ".."):
+        raise ValueError("not a GitHub repository as owner/name")
+    return text
+
+
+Repository = Annotated[str, AfterValidator(_repository)]
+
+
+def _repository_path(text: str) -> str:
+    parts = text.split("/")
+    if text.startswith("/") or "\\" in text or any(p in ("", ".", "..") for p in parts):
+        raise ValueError("a path inside the repository: relative, '/' between its parts, no empty, '.' or '..' "
+                         "part and no backslash")
+    return text
+
+
+RepositoryPath = Annotated[Text, AfterValidator(_repository_path)]
 
 RaidLevel = Literal["0", "1", "5", "6", "10", "50", "60", "raid-dp", "linear", "none"]
 NOT_STATED = "not-stated"  # the value of a choice the source (or the contributor) does not state
@@ -327,20 +351,56 @@ class ResultTable(Model):
     notes: Text | None = None
 
 
-class Artifact(Model):
-    """A raw artifact (a log, a snapshot) kept in the bundle's ``artifacts/`` folder."""
+class Origin(Model):
+    """Where a log comes from: a file of a public repository at one commit."""
 
-    type: Literal["artifact"]
+    repository: Repository = Field(description="The GitHub repository, as owner/name")
+    commit: CommitHash = Field(description="The commit the file is read at: 40 hexadecimal digits, lower case")
+    path: RepositoryPath = Field(description="The file's path in the repository at that commit")
+    sha256: Sha256 = Field(description="The SHA-256 of the file's bytes at that commit (64 hexadecimal digits, "
+                                       "lower case)")
+    licence: Text | None = Field(
+        None, description="The licence the repository gives the file (an SPDX identifier, e.g. CC-BY-4.0); none: "
+                          "it gives none, and the log may only be cited")
+
+
+class _Log(Model):
+    """What an artifact and a cited log share: their id, and where their run stands in the study."""
+
+    type: str
     id: Id
-    format: Literal["sysbench", "mdstat", "mdstat-trace"]
-    path: Text
+    format: str
     system: Id
     workload: Id | None = None
     threads: Positive | None = Field(None, description="Defaults to the log's own")
     state: ArrayState | None = None
     incomplete: bool = Field(False, description="Keep a log that has no final statistics (shown as unfinished)")
     started: Timestamp | None = Field(None, description="Wall-clock start of the run, ISO 8601, to align with traces")
+
+
+class Artifact(_Log):
+    """A raw artifact (a log, a snapshot) kept in the bundle's ``artifacts/`` folder."""
+
+    type: Literal["artifact"]
+    format: Literal["sysbench", "mdstat", "mdstat-trace"]
+    path: Text
     array: Text | None = Field(None, description="For a trace: the md array it follows (e.g. md6)")
+    origin: Origin | None = Field(
+        None, description="For a log copied from a repository: where it comes from, with the licence that lets it "
+                          "be republished")
+
+
+class Cited(_Log):
+    """A log that may not be republished (its repository gives no licence that allows it): cited by its
+    repository, commit, path and SHA-256, with what the parser read from it (its figures, its interval
+    samples with the line of each, its warnings) in a figures file of the bundle. It is loaded as a parsed
+    log is; the file itself is never in the bundle."""
+
+    type: Literal["cited"]
+    format: Literal["sysbench"]
+    origin: Origin
+    figures: Text = Field(description="The figures file in the bundle, e.g. cited/<id>.jsonl, as benchdb import "
+                                      "--cite writes it (its format: schema/figures.py)")
 
 
 class Derived(Model):
@@ -363,7 +423,7 @@ class Derived(Model):
     provenance: Provenance
 
 
-Result = Annotated[Union[ResultTable, Artifact, Derived], Field(discriminator="type")]
+Result = Annotated[Union[ResultTable, Artifact, Cited, Derived], Field(discriminator="type")]
 
 
 class Chart(Model):

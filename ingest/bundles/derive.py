@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from schema.models import Artifact, Bundle, Derived
+from schema.models import Artifact, Bundle, Cited, Derived
 
 from .align import Alignment, align, parse_started, rebuild_figures, run_seconds, states_during, trace_array
 from .claims import FormulaError, Values, evaluate, usable_fraction
@@ -92,7 +92,7 @@ def _alignments(bundle: Bundle, parsed: dict[str, dict], out: Derivation) -> Non
     """Give each timed run the array state its system's trace shows; flag a declared state that does not hold."""
     traces = [r for r in bundle.results if isinstance(r, Artifact) and r.id in out.traces]
     for i, artifact in enumerate(bundle.results):
-        if not (isinstance(artifact, Artifact) and artifact.format == "sysbench"):
+        if not (isinstance(artifact, (Artifact, Cited)) and artifact.format == "sysbench"):
             continue
         run = parsed.get(artifact.id)
         mine = [t for t in traces if t.system == artifact.system]

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,19 +13,20 @@ from typing import Any, Iterable, Iterator
 
 from pydantic import ValidationError
 
-from schema.models import SCHEMA_VERSION, TO_BE_STATED, Artifact, Bundle, Derived, ResultTable
+from schema.models import SCHEMA_VERSION, TO_BE_STATED, Artifact, Bundle, Cited, Derived, ResultTable
 from schema.numbers import NUMBER_TEXT, inexact, why_not_plain
 
+from .cited import read_figures
 from .claims import verdict_of
 from .derive import Derivation, derive
 from .fields import never_negative
-from ..parsers import PARSERS, ParseError
+from .files import BUNDLE_FILE, bundle_file, display_path, find_bundle_files
+from ..parsers import PARSERS, ParseError, artifact_digest
 from ..parsers.sysbench_runs import parse_file as parse_sysbench_run
 from .problems import Problem
 from .migrate import needs
 from .yamlfile import YamlDocument, YamlProblem, load_yaml
 
-BUNDLE_FILE = "bundle.yaml"
 
 
 @dataclass
@@ -37,35 +37,6 @@ class LoadedBundle:
     doc: YamlDocument
     artifacts: dict[str, dict]  # artifact id -> parsed content
     derivation: Derivation  # every figure computed from the bundle and its artifacts (ingest/bundles/derive.py)
-
-
-def display_path(path: Path) -> str:
-    """Paths inside the working folder are shown relative to it, others in full."""
-    absolute = path.absolute()
-    try:
-        return str(absolute.relative_to(Path.cwd()))
-    except ValueError:
-        return str(absolute)
-
-
-def find_bundle_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
-    """Expand each path (a bundle.yaml, a bundle folder, or a folder of bundles)."""
-    files: list[Path] = []
-    problems: list[Problem] = []
-    for path in paths:
-        if path.is_file():
-            files.append(path)
-        elif (path / BUNDLE_FILE).is_file():
-            files.append(path / BUNDLE_FILE)
-        elif path.is_dir():
-            for sub in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith(".")):
-                if (sub / BUNDLE_FILE).is_file():
-                    files.append(sub / BUNDLE_FILE)
-                else:
-                    problems.append(Problem(display_path(sub), None, "", "missing-file", f"no {BUNDLE_FILE} in this bundle folder"))
-        else:
-            problems.append(Problem(display_path(path), None, "", "missing-file", "no such file or folder"))
-    return files, problems
 
 
 # --- turning pydantic errors into problems -------------------------------------------------
@@ -180,6 +151,8 @@ class _Checker:
                 self._table(i, result, sources, systems, workloads)
             elif isinstance(result, Artifact):
                 self._artifact(i, result, systems, workloads)
+            elif isinstance(result, Cited):
+                self._cited(i, result, systems, workloads)
             elif isinstance(result, Derived):
                 self._derived(i, result, sources, systems, workloads)
         self.derivation = derive(b, self.parsed)
@@ -294,26 +267,51 @@ class _Checker:
         c = labels.index(column)
         return cells[c] if c < len(cells) else None
 
-    def _artifact(self, i: int, a: Artifact, systems: set, workloads: set) -> None:
-        loc = ("results", i)
+    def _placed(self, loc: tuple, a: Artifact | Cited, systems: set, workloads: set, *, field: str,
+                folder_ok: bool = False) -> Path | None:
+        """The references of an artifact or a cited log, and the file of the bundle it names (``field``)."""
         self._ref(loc + ("system",), a.system, systems, "system")
         self._ref(loc + ("workload",), a.workload, workloads, "workload")
         if a.workload is None and len(workloads) != 1:
-            self.add(loc, "missing", f"artifact {a.id!r} has no workload and the bundle has {len(workloads)} workloads")
-        rel = Path(a.path)
+            self.add(loc, "missing", f"{a.type} {a.id!r} has no workload and the bundle has {len(workloads)} workloads")
+        named = getattr(a, field)
+        rel = Path(named)
         if rel.is_absolute() or ".." in rel.parts:
-            self.add(loc + ("path",), "path-escapes", f"artifact path {a.path!r} leaves the bundle folder")
-            return
+            self.add(loc + (field,), "path-escapes", f"{a.type} path {named!r} leaves the bundle folder")
+            return None
         try:
-            target, kind, why = _artifact_target(self.folder, rel, folder_ok=a.format == "mdstat-trace")
+            target, kind, why = bundle_file(self.folder, rel, folder_ok=folder_ok)
         except OSError as exc:
             target, kind, why = None, "io", "artifact path {path!r} cannot be read: " + (exc.strerror or "error")
         if target is None:
-            self.add(loc + ("path",), kind, why.format(path=a.path))
+            self.add(loc + (field,), kind, why.format(path=named))
+        return target
+
+    def _cited(self, i: int, c: Cited, systems: set, workloads: set) -> None:
+        loc = ("results", i)
+        target = self._placed(loc, c, systems, workloads, field="figures")
+        if target is None:
+            return
+        run, found = read_figures(target)
+        shown = display_path(self.folder / c.figures)
+        self.problems.extend(Problem(shown, p.line, p.field, p.kind, p.message, p.severity) for p in found)
+        if run is None:
+            self.add(loc + ("figures",), "figures", f"{c.figures} does not hold a run's figures (its problems above)")
+            return
+        self.parsed[c.id] = run
+        self._run(loc, c, run, name=c.origin.path)
+
+    def _artifact(self, i: int, a: Artifact, systems: set, workloads: set) -> None:
+        loc = ("results", i)
+        target = self._placed(loc, a, systems, workloads, field="path", folder_ok=a.format == "mdstat-trace")
+        if target is not None and a.origin is not None:
+            self._origin(loc, a, target)
+        if target is None:
+            return
         elif a.format == "sysbench":
             self._sysbench(loc, a, target)
         elif a.format in ("mdstat", "mdstat-trace"):
-            self._mdstat(loc, a, self.folder / rel)  # as written: the parser refuses a symbolic link
+            self._mdstat(loc, a, self.folder / a.path)  # as written: the parser refuses a symbolic link
 
     def _mdstat(self, loc: tuple, a: Artifact, target: Path) -> None:
         try:
@@ -339,25 +337,42 @@ class _Checker:
             self.add(loc + ("path",), "artifact-unreadable", message)
             return
         self.parsed[a.id] = run
+        self._run(loc, a, run, name=a.path)
+
+    def _origin(self, loc: tuple, a: Artifact, target: Path) -> None:
+        """A log carried from a repository: its licence allows it, and it is the file the origin names."""
+        if a.origin.licence is None:
+            self.add(loc + ("origin", "licence"), "missing",
+                     "a log carried in the bundle needs the licence that allows republishing it; a log of a "
+                     "repository without one is cited (type: cited, benchdb import --cite)")
+        if target.is_file():
+            _, digest = artifact_digest(target)
+            if digest != a.origin.sha256:
+                self.add(loc + ("origin", "sha256"), "sha256-mismatch",
+                         f"{a.path} has the SHA-256 {digest}, not the origin's")
+
+    def _run(self, loc: tuple, a: Artifact | Cited, run: dict, *, name: str) -> None:
+        """The checks of a sysbench run against the result that places it (parsed from a log, or cited)."""
+        where = loc + (("path",) if isinstance(a, Artifact) else ("figures",))
         if run["kind"] not in ("oltp", "tpcc"):
-            self.add(loc + ("path",), "not-a-database-run",
-                     f"{a.path} is a sysbench {run['kind'] or 'unknown'} test, not a database benchmark: "
+            self.add(where, "not-a-database-run",
+                     f"{name} is a sysbench {run['kind'] or 'unknown'} test, not a database benchmark: "
                      "it cannot be loaded as OLTP results")
         if not run["complete"] and not a.incomplete:
-            self.add(loc + ("path",), "incomplete-run",
-                     f"{a.path} has no final statistics (a truncated or unfinished run); "
+            self.add(where, "incomplete-run",
+                     f"{name} has no final statistics (a truncated or unfinished run); "
                      "set incomplete: true to keep it as an unfinished run")
         if a.threads is not None and run["threads"] is not None and a.threads != run["threads"]:
             self.add(loc + ("threads",), "threads-mismatch",
-                     f"the bundle says {a.threads} threads, {a.path} says {run['threads']} ({run['threads_source']})")
+                     f"the bundle says {a.threads} threads, {name} says {run['threads']} ({run['threads_source']})")
         if a.threads is None and run["threads"] is None:
-            self.add(loc + ("threads",), "missing", f"{a.path} does not say its thread count: give threads")
+            self.add(loc + ("threads",), "missing", f"{name} does not say its thread count: give threads")
         for warning in run["warnings"]:
-            self.add(loc + ("path",), "artifact-warning", f"{a.path} {warning}", severity="warning")
+            self.add(where, "artifact-warning", f"{name} {warning}", severity="warning")
 
     def _charts(self) -> None:
         drawable = set()
-        if any(isinstance(r, Artifact) and r.format == "sysbench" for r in self.bundle.results):
+        if any(isinstance(r, (Artifact, Cited)) and r.format == "sysbench" for r in self.bundle.results):
             drawable |= {"tps", "qps", "latency_avg_ms", "latency_p95_ms", "latency_p99_ms"}  # run totals by threads
         for t in self.bundle.results:
             if isinstance(t, ResultTable):
@@ -369,27 +384,6 @@ class _Checker:
             if chart.metric not in drawable:
                 self.add(("charts", i, "metric"), "unknown-reference",
                          f"no table gives {chart.metric!r} against {chart.x!r} to draw")
-
-
-def _artifact_target(folder: Path, rel: Path, *, folder_ok: bool) -> tuple[Path | None, str, str]:
-    """The file (or, with ``folder_ok``, the folder of files) ``rel`` names inside ``folder``, or None, the
-    kind of problem and why (with ``{path}`` for the path as the bundle gives it). No symbolic link is followed: a link on
-    the way, or among a folder's files, is refused even when it points inside the bundle."""
-    target = folder
-    for part in rel.parts:
-        target = target / part
-        if target.is_symlink():
-            return None, "symlink", f"artifact path {{path!r}} goes through a symbolic link ({part}): links are not followed"
-    if target.is_file():
-        return target, "", ""
-    if target.is_dir():
-        if not folder_ok:
-            return None, "not-a-file", "artifact path {path!r} is a folder: this format is one file"
-        links = sorted(e.name for e in os.scandir(target) if e.is_symlink())
-        if links:
-            return None, "symlink", f"artifact folder {{path!r}} holds a symbolic link ({links[0]}): links are not followed"
-        return target, "", ""
-    return None, "missing-file", "artifact file {path!r} does not exist"
 
 
 def _placeholders(node: Any, path: tuple = ()) -> Iterator[tuple]:
@@ -459,14 +453,15 @@ def _artifacts_alone(display: str, folder: Path, doc: YamlDocument) -> list[Prob
            for section in ("systems", "workloads")}
     checker = _Checker(display, folder, None, doc)
     for i, item in enumerate(results):
-        if not (isinstance(item, dict) and item.get("type") == "artifact"):
+        kind = {"artifact": Artifact, "cited": Cited}.get(item.get("type")) if isinstance(item, dict) else None
+        if kind is None:
             continue
         try:
-            artifact = Artifact.model_validate(item)
+            result = kind.model_validate(item)
         except ValidationError:
             continue  # its own problems are already reported
-        checker._artifact(i, artifact, ids["systems"], ids["workloads"])
-    return [p for p in checker.problems if p.type in _OF_THE_FILE]
+        (checker._artifact if kind is Artifact else checker._cited)(i, result, ids["systems"], ids["workloads"])
+    return [p for p in checker.problems if p.type in _OF_THE_FILE or p.path != display]
 
 
 def duplicate_id(file: Path, bundle_id: str, *, line: int | None, first: Path) -> Problem:

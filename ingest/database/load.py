@@ -12,12 +12,13 @@ from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import quote
 
 import duckdb
 import numpy as np
 import pyarrow as pa
 
-from schema.models import Artifact, Bundle, Derived, Provenance, ResultTable
+from schema.models import Artifact, Bundle, Cited, Derived, Origin, Provenance, ResultTable
 
 from ..bundles.align import run_seconds
 from ..bundles.derive import Trace
@@ -94,7 +95,33 @@ def _dig(data: dict, keys: tuple):
     return data
 
 
-def run_cells(bundle_id: str, artifact: Artifact, run: dict, *, index: int, workload: str) -> Iterator[dict]:
+def origin_href(origin: Origin) -> str:
+    """The file an origin names, at its commit, on GitHub (its lines: this and '#L<line>')."""
+    return (f"https://github.com/{quote(origin.repository, safe='/')}/blob/{origin.commit}/"
+            f"{quote(origin.path, safe='/')}")
+
+
+def log_path(result: Artifact | Cited) -> str:
+    """The path a run names its log by: in the bundle, or, for a cited log, in its repository."""
+    return result.path if isinstance(result, Artifact) else result.origin.path
+
+
+def _where(bundle_id: str, result: Artifact | Cited) -> str:
+    """The file a run's values are read from, as provenance names it (a line follows it after ':')."""
+    if isinstance(result, Artifact):
+        return f"{bundle_id}/{result.path}"
+    o = result.origin
+    return f"{o.repository}@{o.commit[:12]}:{o.path}"
+
+
+def _origin_row(study: str, result: Artifact | Cited) -> dict:
+    o = result.origin
+    return {"study": study, "artifact": result.id, "carried": isinstance(result, Artifact),
+            "repository": o.repository, "commit_hash": o.commit, "path": o.path, "sha256": o.sha256,
+            "licence": o.licence, "href": origin_href(o)}
+
+
+def run_cells(bundle_id: str, artifact: Artifact | Cited, run: dict, *, index: int, workload: str) -> Iterator[dict]:
     """The results rows of one complete sysbench run: measured values citing file:line."""
     for col, (metric, unit, keys, line_key) in enumerate(RUN_METRICS):
         value = _dig(run, keys)
@@ -103,10 +130,10 @@ def run_cells(bundle_id: str, artifact: Artifact, run: dict, *, index: int, work
         line = run["source_lines"].get(line_key)
         yield measurement(
             result=artifact.id, result_index=index, row_index=0, col_index=col, row_label=artifact.id,
-            column_label=metric, source=artifact.path, system=artifact.system, workload=workload,
+            column_label=metric, source=log_path(artifact), system=artifact.system, workload=workload,
             threads=artifact.threads or run["threads"], state=artifact.state, metric=metric, unit=unit,
             value=float(value), value_text=str(value), value_kind="measured",
-            provenance=f"{bundle_id}/{artifact.path}:{line}", line=line,
+            provenance=f"{_where(bundle_id, artifact)}:{line}", line=line,
             spread_cv=run["interval_tps_cv"] if metric == "tps" else None,
         )
 
@@ -223,6 +250,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
         } for s in b.systems for name, value in s.database.settings.items()],
         "measurements": [],
         "artifacts": [],
+        "origins": [_origin_row(study, r) for r in b.results if isinstance(r, (Artifact, Cited)) and r.origin],
         "runs": [],
         "run_options": [],
         "histograms": [],
@@ -253,6 +281,11 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             elif result.format == "mdstat-trace" and parsed is not None:
                 _add_trace(out, study, result, parsed, index=index, workload=result.workload or single,
                            traced=loaded.derivation.traces[result.id])
+        elif isinstance(result, Cited):
+            parsed = loaded.artifacts.get(result.id)
+            if parsed is not None:
+                _add_run(out, study, result, parsed, index=index, workload=result.workload or single,
+                         alignment=loaded.derivation.alignments.get(result.id))
         elif isinstance(result, Derived):
             value = loaded.derivation.derived[result.id]
             out["measurements"].append(measurement(
@@ -314,11 +347,11 @@ def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index:
         ))
 
 
-def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int, workload: str,
+def _add_run(out: dict, study: str, artifact: Artifact | Cited, run: dict, *, index: int, workload: str,
              alignment: tuple | None) -> None:
     trace_id, aligned = alignment if alignment else (None, None)
     out["runs"].append({
-        "study": study, "artifact": artifact.id, "path": artifact.path, "system": artifact.system,
+        "study": study, "artifact": artifact.id, "path": log_path(artifact), "system": artifact.system,
         "workload": workload, "threads": artifact.threads or run["threads"],
         "threads_source": "bundle" if artifact.threads else run["threads_source"], "state": artifact.state,
         "sysbench_version": run["sysbench_version"], "test": run["test"], "kind": run["kind"],
@@ -348,7 +381,7 @@ def _add_run(out: dict, study: str, artifact: Artifact, run: dict, *, index: int
 IN_ORDER = ("intervals",)
 # The tables of a bundle, in the order they are filled (every one has a study column).
 TABLES = ("studies", "sources", "systems", "system_settings", "workloads", "result_tables", "charts", "graph_only",
-          "measurements", "artifacts", "runs", "run_options", "histograms", "intervals", "trace_samples", "claims")
+          "measurements", "artifacts", "origins", "runs", "run_options", "histograms", "intervals", "trace_samples", "claims")
 
 
 def create_schema(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:

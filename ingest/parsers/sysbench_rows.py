@@ -14,6 +14,10 @@ from .sysbench_shapes import (RE_IVL_04, RE_IVL_05, RE_IVL_10, RE_IVL_10_EPS, RE
                               RE_IVL_MEMORY, num)
 
 NO_SAMPLE = dict.fromkeys(INTERVAL_COLUMNS)
+# The columns a sample has beyond INTERVAL_COLUMNS where its line prints them (each made below): kept with
+# the run (benchdb parse, a cited log's figures file), not loaded.
+EXTRA_INTERVAL_COLUMNS = ("latency_min_ms", "latency_max_ms", "eps", "read_mib_s", "written_mib_s", "fsyncs_s",
+                          "mib_s")
 # sysbench 1.0+'s --percentile default (sb_logger.c, "95"): the percentile of a CSV report, which
 # prints the latency without its rank, when the log shows no --percentile.
 DEFAULT_PERCENTILE = 95

@@ -11,5 +11,6 @@ JOIN studies   AS st USING (study)
 JOIN systems   AS s  USING (study, system)
 JOIN workloads AS w  USING (study, workload)
 LEFT JOIN artifacts AS a   ON a.study = m.study AND a.artifact = m.result
+LEFT JOIN origins   AS o   ON o.study = m.study AND o.artifact = m.result
 LEFT JOIN sources   AS src ON src.study = m.study AND src.source = m.source
 LEFT JOIN run_grades AS q  ON q.study = m.study AND q.artifact = m.result;

@@ -152,6 +152,21 @@ CREATE TABLE artifacts (
     PRIMARY KEY (study, artifact)
 );
 
+-- Where a log comes from, when it comes from a repository: one row per cited log (its figures are in the
+-- bundle, the log is not: carried false) and per log carried in the bundle with its origin (carried true).
+CREATE TABLE origins (
+    study        VARCHAR NOT NULL REFERENCES studies (study),
+    artifact     VARCHAR NOT NULL,          -- the id of the cited log or of the artifact
+    carried      BOOLEAN NOT NULL,          -- the log is in the bundle and published (/raw/), or only cited
+    repository   VARCHAR NOT NULL,          -- owner/name on GitHub
+    commit_hash  VARCHAR NOT NULL,
+    path         VARCHAR NOT NULL,          -- the file's path in the repository
+    sha256       VARCHAR NOT NULL,          -- of the file's bytes at that commit
+    licence      VARCHAR,                   -- NULL: the repository gives none (cited only)
+    href         VARCHAR NOT NULL,          -- the file at that commit on GitHub (a line: href || '#L' || line)
+    PRIMARY KEY (study, artifact)
+);
+
 -- One row per sysbench log in a bundle; incomplete runs are kept here but give no results.
 CREATE TABLE runs (
     study              VARCHAR NOT NULL REFERENCES studies (study),

@@ -1,0 +1,206 @@
+"""Cited logs: a log that may not be republished enters a bundle as its repository, commit, path, SHA-256
+and the figures the parser read from it (issue #51). The figures values asserted here are read off
+tests/fixtures/cited-repo/runs/ro 16#/sysbench.log by hand (its line numbers in the comments)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ingest.bundles.cited import write_figures
+from ingest.bundles.validate import validate_paths
+from ingest.database.load import build_database
+from ingest.parsers.sysbench_runs import parse_file
+
+REPO = Path(__file__).parent / "fixtures" / "cited-repo"
+LOG = REPO / "runs" / "ro 16#" / "sysbench.log"
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+SHA = "2c1e9122c06e5f80f83297aee7882d16bf350527cb99d9a84ee76535593e26c2"  # sha256sum of LOG
+BLOB = ("https://github.com/Example-Lab/results/blob/0123456789abcdef0123456789abcdef01234567/"
+        "bench/runs/ro%2016%23/sysbench.log")
+
+BUNDLE = f"""\
+schema_version: 2
+id: cited
+title: A cited log
+summary: One run of a repository without a licence.
+sources:
+  - id: repo
+    publisher: Example Lab
+    title: Benchmark results
+    language: en
+    url: https://github.com/Example-Lab/results
+    licence: cited only
+    commit: "{COMMIT}"
+systems:
+  - id: a
+    label: System A
+    storage: {{product: Box A, vendor: Example, kind: device}}
+    protocol: local
+    database: {{engine: MySQL}}
+    host: {{cpu: CPU Y}}
+workloads:
+  - {{id: ro, tool: sysbench, test: oltp_read_only}}
+results:
+  - type: cited
+    id: ro-16
+    format: sysbench
+    origin:
+      repository: Example-Lab/results
+      commit: "{COMMIT}"
+      path: "bench/runs/ro 16#/sysbench.log"
+      sha256: "{SHA}"
+    figures: cited/ro-16.jsonl
+    system: a
+"""
+
+
+def test_the_fixture_is_the_file_the_sha256_names():
+    assert hashlib.sha256(LOG.read_bytes()).hexdigest() == SHA
+
+
+@pytest.fixture
+def cited(bundle_dir) -> Path:
+    folder = bundle_dir("cited", BUNDLE)
+    write_figures(parse_file(LOG), folder / "cited" / "ro-16.jsonl")
+    return folder
+
+
+def _problems(folder: Path) -> list[str]:
+    _, problems = validate_paths([folder])
+    return [str(p).replace(str(folder.absolute()) + "/", "") for p in problems]
+
+
+def test_a_cited_log_validates_and_loads_as_its_parsed_log_does(cited, tmp_path):
+    loaded, problems = validate_paths([cited])
+    assert problems == []
+    db = build_database(loaded, db_path=tmp_path / "cited.duckdb")
+    with duckdb.connect(str(db), read_only=True) as con:
+        values = con.execute("SELECT metric, value_text, line, provenance, source_href FROM results "
+                             "ORDER BY col_index").fetchall()
+        assert values == [
+            ("tps", "2434.78", 23, "Example-Lab/results@0123456789ab:bench/runs/ro 16#/sysbench.log:23", BLOB + "#L23"),
+            ("qps", "38956.45", 24, "Example-Lab/results@0123456789ab:bench/runs/ro 16#/sysbench.log:24", BLOB + "#L24"),
+            ("latency_avg_ms", "6.57", 34, "Example-Lab/results@0123456789ab:bench/runs/ro 16#/sysbench.log:34",
+             BLOB + "#L34"),
+            ("latency_p95_ms", "8.28", 36, "Example-Lab/results@0123456789ab:bench/runs/ro 16#/sysbench.log:36",
+             BLOB + "#L36"),
+        ]
+        # lines 14-16: [ 10s ] ... tps: 2410.35 ..., [ 20s ] ... 2455.10, [ 30s ] ... 2440.20
+        assert con.execute("SELECT t_s, threads, tps, qps, latency_ms FROM intervals ORDER BY t_s").fetchall() == [
+            (10, 16, 2410.35, 38565.60, 8.43), (20, 16, 2455.10, 39281.60, 8.28), (30, 16, 2440.20, 39043.20, 8.28)]
+        # the CV of 2410.35, 2455.10, 2440.20: mean 2435.2167, population stddev 18.606, 0.0076
+        assert con.execute("SELECT path, threads, threads_source, complete, interval_tps_cv, elapsed_s FROM runs"
+                           ).fetchall() == [("bench/runs/ro 16#/sysbench.log", 16, "header", True, 0.0076, 30.0052)]
+        assert con.execute("SELECT carried, repository, commit_hash, path, sha256, licence, href FROM origins"
+                           ).fetchall() == [(False, "Example-Lab/results", COMMIT, "bench/runs/ro 16#/sysbench.log",
+                                             SHA, None, BLOB)]
+        assert con.execute("SELECT count(*) FROM artifacts").fetchone() == (0,)  # nothing for /raw/
+        assert con.execute("SELECT grade FROM run_grades").fetchone() == ("fail",)  # 30 s: under the 60 s minimum
+
+
+def test_a_cited_log_gives_the_rows_its_parsed_log_gives(cited, tmp_path):
+    """The same log carried in artifacts/ and cited: the same runs, intervals and values."""
+    carried = tmp_path / "carried"
+    carried.mkdir()
+    (carried / "artifacts").mkdir()
+    (carried / "artifacts" / "run.log").write_bytes(LOG.read_bytes())
+    text = BUNDLE.replace("id: cited\n", "id: carried\n", 1)
+    text = text[:text.index("  - type: cited")] + "  - {type: artifact, id: ro-16, format: sysbench, path: artifacts/run.log, system: a}\n"
+    (carried / "bundle.yaml").write_text(text, encoding="utf-8")
+    loaded, problems = validate_paths([cited, carried])
+    assert problems == []
+    db = build_database(loaded, db_path=tmp_path / "both.duckdb")
+    with duckdb.connect(str(db), read_only=True) as con:
+        for query in ("SELECT * EXCLUDE (study, path) FROM runs WHERE study = ?",
+                      "SELECT * EXCLUDE (study) FROM intervals WHERE study = ?",
+                      "SELECT * EXCLUDE (study, provenance, source) FROM measurements WHERE study = ?",
+                      "SELECT * EXCLUDE (study) FROM run_grades WHERE study = ?"):
+            assert con.execute(query, ["cited"]).fetchall() == con.execute(query, ["carried"]).fetchall()
+
+
+def _edit(folder: Path, line: int, old: str, new: str) -> None:
+    path = folder / "cited" / "ro-16.jsonl"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert old in lines[line - 1]
+    lines[line - 1] = lines[line - 1].replace(old, new, 1)
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+FIGURES = "cited/ro-16.jsonl"
+REFUSED = "bundle.yaml:31: results[ro-16].figures: cited/ro-16.jsonl does not hold a run's figures (its problems above)"
+
+
+@pytest.mark.parametrize("line, old, new, expected", [
+    (1, '"tps": 2434.78', '"tps": "2434.78"', ["cited/ro-16.jsonl:1: totals.tps: Input should be a number "
+                                               "(got '2434.78')"]),
+    (1, '"complete": true', '"complete": true, "speed": 1', ["cited/ro-16.jsonl:1: speed: unknown key (not part of "
+                                                               "a figures file)"]),
+    (1, '"lines": [1, 43]', '"lines": [1]', ["cited/ro-16.jsonl:1: lines: List should have at least 2 items after "
+                                               "validation, not 1"]),
+    (1, '"tps": 23', '"tps": 99', ["cited/ro-16.jsonl:1: source_lines.tps: line 99 is outside the run's lines 1-43"]),
+    (3, '"t_s": 20', '"t_s": 10', ["cited/ro-16.jsonl:3: t_s: the sample at 10s does not follow the previous one at 10s"]),
+    (3, '"line": 15', '"line": 14', ["cited/ro-16.jsonl:3: line: line 14 does not follow the previous sample's line 14"]),
+    (3, '"tps": 2455.1', '"tps": true', ["cited/ro-16.jsonl:3: tps: Input should be a number or null (got True)"]),
+    (3, '"tps": 2455.1', '"tps": 2455.1, "speed": 1', ["cited/ro-16.jsonl:3: speed: unknown key (not part of a "
+                                                        "figures file)"]),
+    (3, '"tps": 2455.1', '"tps": 2455.1, "tps": 1', ["cited/ro-16.jsonl:3: key 'tps' is given twice"]),
+    (3, '"tps": 2455.1', '"tps": NaN', ["cited/ro-16.jsonl:3: NaN is not a number a figure may be"]),
+    (4, '"threads": 16, ', '', ["cited/ro-16.jsonl:4: threads: missing required field"]),
+    (4, '{', '[', ["cited/ro-16.jsonl:4: not JSON: Expecting ',' delimiter: line 1 column 8 (char 7)"]),
+])
+def test_a_malformed_figures_file_is_refused_naming_its_line_and_field(cited, line, old, new, expected):
+    _edit(cited, line, old, new)
+    assert _problems(cited) == expected + [REFUSED]
+
+
+def test_edited_figures_are_named_by_the_checks_a_parsed_log_gets(cited):
+    _edit(cited, 1, '"tps": 2434.78', '"tps": 3434.78')  # 73056 transactions / 30.0052 s is 2434.78
+    assert _problems(cited) == [
+        "cited/ro-16.jsonl: warning: the figures give a warning the parser did not record: transactions / time = "
+        "2434.78 per second, but the log prints tps 3434.78",
+        "cited/ro-16.jsonl: warning: the figures give a warning the parser did not record: mean interval tps "
+        "2435.22 is more than 10% from the total tps 3434.78"]
+    _edit(cited, 1, '"interval_tps_cv": 0.0076', '"interval_tps_cv": 0.5')
+    assert _problems(cited) == [
+        "cited/ro-16.jsonl:1: interval_tps_cv: the interval samples' tps give a CV of 0.0076, not 0.5", REFUSED]
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    (f'      commit: "{COMMIT}"', '      commit: "0123456789ABCDEF"',
+     "bundle.yaml:28: results[ro-16].origin.commit: String should match pattern '^[0-9a-f]{40}$' "
+     "(got '0123456789ABCDEF')"),
+    (f'sha256: "{SHA}"', 'sha256: "abc"',
+     "bundle.yaml:30: results[ro-16].origin.sha256: String should match pattern '^[0-9a-f]{64}$' (got 'abc')"),
+    ("repository: Example-Lab/results", "repository: https://github.com/Example-Lab/results",
+     "bundle.yaml:27: results[ro-16].origin.repository: not a GitHub repository as owner/name "
+     "(got 'https://github.com/Example-Lab/results')"),
+    ('path: "bench/runs/ro 16#/sysbench.log"', 'path: "bench/../x.log"',
+     "bundle.yaml:29: results[ro-16].origin.path: a path inside the repository: relative, '/' between its parts, "
+     "no empty, '.' or '..' part and no backslash (got 'bench/../x.log')"),
+])
+def test_a_bad_origin_is_refused_naming_its_line_and_field(bundle_dir, old, new, expected):
+    folder = bundle_dir("cited", BUNDLE.replace(old, new, 1))
+    write_figures(parse_file(LOG), folder / "cited" / "ro-16.jsonl")
+    assert _problems(folder) == [expected]
+
+
+def test_a_carried_log_with_an_origin_needs_its_licence_and_its_bytes(bundle_dir):
+    text = BUNDLE[:BUNDLE.index("  - type: cited")] + f"""\
+  - type: artifact
+    id: ro-16
+    format: sysbench
+    path: artifacts/run.log
+    system: a
+    origin: {{repository: Example-Lab/results, commit: "{COMMIT}", path: run.log, sha256: "{'0' * 64}"}}
+"""
+    folder = bundle_dir("cited", text)
+    (folder / "artifacts").mkdir()
+    (folder / "artifacts" / "run.log").write_bytes(LOG.read_bytes())
+    assert _problems(folder) == [
+        "bundle.yaml:28: results[ro-16].origin.licence: a log carried in the bundle needs the licence that allows "
+        "republishing it; a log of a repository without one is cited (type: cited, benchdb import --cite)",
+        f"bundle.yaml:28: results[ro-16].origin.sha256: artifacts/run.log has the SHA-256 {SHA}, not the origin's"]
