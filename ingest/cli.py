@@ -12,6 +12,7 @@ import click
 from schema import SCHEMA_PATH, json_schema
 
 from .build.site import BuildError, Layout, build_site, find_root, serve
+from .contribute.citing import SOURCE_FLAGS
 from .contribute.github import annotation, log_line
 from .parsers import PARSERS, ParseError
 from .parsers.sysbench_intervals import IntervalColumns
@@ -132,8 +133,18 @@ def _at_a_terminal() -> bool:
 @click.option("--systems", "systems_file", type=click.Path(path_type=Path),
               help="A YAML file placing runs in systems, overriding the grouping (see above).")
 @click.option("--one-system", is_flag=True, help="Make every run one system (no grouping).")
+@click.option("--cite", "cite_text", metavar="OWNER/REPO@COMMIT[:PATH]",
+              help="FOLDER is a copy of this repository's folder PATH (default: its root) at COMMIT: cite its logs "
+                   "(their figures in cited/) instead of copying them.")
+@click.option("--title", help=SOURCE_FLAGS["title"][1])
+@click.option("--date", help=SOURCE_FLAGS["date"][1])
+@click.option("--url", help=SOURCE_FLAGS["url"][1])
+@click.option("--author", help=SOURCE_FLAGS["author"][1])
+@click.option("--licence", help=SOURCE_FLAGS["licence"][1])
+@click.option("--source-kind", "source_kind", type=click.Choice(["vendor", "independent", "measured-here"]),
+              help=SOURCE_FLAGS["source_kind"][1])
 def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, one_system: bool,
-            **answers: str | None) -> None:
+            cite_text: str | None, **answers: str | None) -> None:
     """Write a bundle at OUT from FOLDER's sysbench logs, /proc/mdstat files and database settings.
 
     One folder is one study of as many systems as its runs differ in: their subfolders (ext4/, xfs/;
@@ -150,15 +161,24 @@ def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, 
     raid_level, for that system alone); the first entry that matches a log wins:
       "ext4/*": ext4-md10
       iops5000: {id: io2-5000, label: io2 5000 IOPS, answers: {product: Amazon EBS io2}}
+
+    With --cite, the logs are cited, not copied: each run becomes a cited result (the file's path in the
+    repository, its SHA-256, and what the parser read from it, in cited/<id>.jsonl), and the settings
+    files are cited by their repository paths; /proc/mdstat files are not imported.
     """
     from .contribute.bundle_writer import WriteError
     from .contribute.grouping import MappingError, describe, read_mapping
+    from .contribute.citing import read_cite
     from .contribute.importer import QUESTIONS, ImportFailed, import_folder, survey
 
     given = {k: v for k, v in answers.items() if v}
     try:
+        cite = read_cite(cite_text) if cite_text else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--cite") from None
+    try:
         mapping = read_mapping(systems_file) if systems_file else None
-        surveyed = survey(folder, mapping=mapping, one_system=one_system)
+        surveyed = survey(folder, mapping=mapping, one_system=one_system, cite=cite)
     except (ImportFailed, MappingError) as exc:
         raise click.ClickException(str(exc)) from None
     for line in describe(surveyed[1], runs=surveyed[0].runs):
@@ -173,7 +193,7 @@ def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, 
         raise click.ClickException(str(exc)) from None
     for rel, why in found.skipped:  # a name as Python writes it where it holds a control character
         click.echo(f"skipped {rel if rel.isprintable() else repr(rel)}: {why}", err=True)
-    click.echo(f"wrote {out}: {len(found.runs)} run(s), {len(found.traces)} mdstat file(s), "
+    click.echo(f"wrote {out}: {len(found.runs)} run(s){' cited' if cite else ''}, {len(found.traces)} mdstat file(s), "
                f"{len({n for _, read in found.settings for n in read.settings})} database setting(s) read")
     if problems:
         _report(problems)

@@ -204,3 +204,109 @@ def test_a_carried_log_with_an_origin_needs_its_licence_and_its_bytes(bundle_dir
         "bundle.yaml:28: results[ro-16].origin.licence: a log carried in the bundle needs the licence that allows "
         "republishing it; a log of a repository without one is cited (type: cited, benchdb import --cite)",
         f"bundle.yaml:28: results[ro-16].origin.sha256: artifacts/run.log has the SHA-256 {SHA}, not the origin's"]
+
+
+# --- benchdb import --cite --------------------------------------------------------------------------
+
+CITE = f"Example-Lab/results@{COMMIT}:bench"
+ANSWERS = ["--product", "Box A", "--vendor", "Example", "--kind", "device", "--raid-level", "none",
+           "--protocol", "local", "--cpu", "CPU Y", "--publisher", "Example Lab", "--label", "System A"]
+POINT_SELECT_SHA = "6814f7089994ffa79fbd29136b63d96dd5771bdc894ae267f8d59365c8becd62"  # sha256sum of the file
+
+
+def _import(tmp_path: Path, *flags: str) -> tuple[object, Path]:
+    from click.testing import CliRunner
+
+    from ingest.cli import main
+    out = tmp_path / "data" / "cited-study"
+    result = CliRunner().invoke(main, ["import", str(REPO), "--out", str(out), "--no-input", *ANSWERS, *flags])
+    return result, out
+
+
+def test_import_cite_writes_citations_and_copies_nothing(tmp_path):
+    import yaml
+    result, out = _import(tmp_path, "--cite", CITE, "--date", "2024-03", "--source-kind", "independent")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        "bundle.yaml", "cited/runs-point-select-run1.jsonl", "cited/runs-point-select-run2.jsonl",
+        "cited/runs-point-select-run3.jsonl", "cited/runs-ro-16-sysbench.jsonl"]
+    doc = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))
+    assert doc["sources"] == [{
+        "id": "logs", "publisher": "Example Lab", "title": "Benchmark logs of Example-Lab/results", "date": "2024-03",
+        "language": "en", "url": f"https://github.com/Example-Lab/results/tree/{COMMIT}/bench",
+        "kind": "independent", "licence": "cited only", "commit": COMMIT}]
+    assert [(r["type"], r["id"], r["origin"]["path"], r["origin"]["sha256"], r["figures"], r["system"])
+            for r in doc["results"]] == [
+        ("cited", "runs-point-select-run1", "bench/runs/point-select.log", POINT_SELECT_SHA,
+         "cited/runs-point-select-run1.jsonl", "runs"),
+        ("cited", "runs-point-select-run2", "bench/runs/point-select.log", POINT_SELECT_SHA,
+         "cited/runs-point-select-run2.jsonl", "runs"),
+        ("cited", "runs-point-select-run3", "bench/runs/point-select.log", POINT_SELECT_SHA,
+         "cited/runs-point-select-run3.jsonl", "runs"),
+        ("cited", "runs-ro-16-sysbench", "bench/runs/ro 16#/sysbench.log", SHA, "cited/runs-ro-16-sysbench.jsonl",
+         "runs-ro-16")]
+    assert all(r["origin"]["commit"] == COMMIT and "licence" not in r["origin"] for r in doc["results"])
+    # the my.cnf is cited by its path in the repository (runs/my.cnf lines 2 and 3), not copied
+    assert ("innodb_buffer_pool_size = 4G ([mysqld] of Example-Lab/results@0123456789ab:bench/runs/my.cnf line 2, "
+            "4,294,967,296 bytes); innodb_doublewrite = 0 ([mysqld] of Example-Lab/results@0123456789ab:bench/runs/"
+            "my.cnf line 3)") in doc["systems"][0]["notes"]
+    # what remains is what only the contributor knows
+    _, problems = validate_paths([out])
+    assert sorted({p.type for p in problems}) == ["to-be-stated"]
+    text = (out / "bundle.yaml").read_text(encoding="utf-8")
+    (out / "bundle.yaml").write_text(text.replace("engine: TO BE STATED", "engine: MySQL")
+                                     .replace("compression: TO BE STATED", "compression: none"), encoding="utf-8")
+    loaded, problems = validate_paths([out])
+    assert problems == []
+    db = build_database(loaded, db_path=tmp_path / "import.duckdb")
+    with duckdb.connect(str(db), read_only=True) as con:
+        # the three runs of point-select.log (lines 1-39, 41-79, 81-119) keep their lines in the whole file
+        # (lines 4, 44, 84: 1, 2 and 4 threads; lines 21, 61, 101: 10273.77, 18929.90, 33242.31 per sec.)
+        assert con.execute("SELECT result, threads, value_text, line, source_href FROM results WHERE metric = 'tps' "
+                           "ORDER BY result").fetchall() == [
+            ("runs-point-select-run1", 1, "10273.77", 21,
+             f"https://github.com/Example-Lab/results/blob/{COMMIT}/bench/runs/point-select.log#L21"),
+            ("runs-point-select-run2", 2, "18929.9", 61,
+             f"https://github.com/Example-Lab/results/blob/{COMMIT}/bench/runs/point-select.log#L61"),
+            ("runs-point-select-run3", 4, "33242.31", 101,
+             f"https://github.com/Example-Lab/results/blob/{COMMIT}/bench/runs/point-select.log#L101"),
+            ("runs-ro-16-sysbench", 16, "2434.78", 23, BLOB + "#L23")]
+
+
+def test_import_cite_gives_the_figures_parsing_the_file_gives(tmp_path):
+    import json
+    result, out = _import(tmp_path, "--cite", CITE)
+    assert result.exit_code == 0, result.output
+    header = json.loads((out / "cited" / "runs-ro-16-sysbench.jsonl").read_text(encoding="utf-8").split("\n")[0])
+    parsed = parse_file(LOG)
+    assert header == {k: v for k, v in parsed.items() if k != "intervals"}
+
+
+@pytest.mark.parametrize("cite, message", [
+    ("Example-Lab/results", "Invalid value for --cite: 'Example-Lab/results': give OWNER/REPO@COMMIT, optionally "
+                            ":PATH (where FOLDER is in the repository)"),
+    ("Example-Lab/results@abc123", "Invalid value for --cite: 'Example-Lab/results@abc123': the commit 'abc123': "
+                                   "String should match pattern '^[0-9a-f]{40}$'"),
+    (f"https://github.com/x@{COMMIT}", f"Invalid value for --cite: 'https://github.com/x@{COMMIT}': the repository "
+                                       "'https://github.com/x': not a GitHub repository as owner/name"),
+    (f"a/b@{COMMIT}:x/../y", f"Invalid value for --cite: 'a/b@{COMMIT}:x/../y': the path 'x/../y': a path inside "
+                             "the repository: relative, '/' between its parts, no empty, '.' or '..' part and no "
+                             "backslash"),
+])
+def test_import_cite_refuses_a_citation_it_cannot_use(tmp_path, cite, message):
+    result, out = _import(tmp_path, "--cite", cite)
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == f"Error: {message}"
+    assert not out.exists()
+
+
+def test_import_without_cite_records_the_licence_of_carried_logs(tmp_path):
+    import yaml
+    result, out = _import(tmp_path, "--licence", "CC-BY-4.0", "--author", "A. Tester", "--title", "My runs")
+    assert result.exit_code == 0, result.output
+    doc = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))
+    assert doc["sources"] == [{"id": "logs", "publisher": "Example Lab", "title": "My runs", "language": "en",
+                               "identifier": "artifacts/ in this bundle", "author": "A. Tester",
+                               "licence": "CC-BY-4.0"}]
+    assert {r["type"] for r in doc["results"]} == {"artifact"}
+    assert (out / "artifacts" / "runs-ro 16#-sysbench.log").read_bytes() == LOG.read_bytes()

@@ -27,12 +27,14 @@ from typing import Iterator
 from schema.models import SCHEMA_VERSION, TO_BE_STATED
 
 from .bundle_writer import publish, staged_bundle
+from .citing import Citation, cite_runs, cited_note, source_entry
 from .grouping import REPETITION_FOLDER, Grouping, System, group
 from .server_settings import MAX_SMALL_BYTES, Read, database_section, in_effect, read_cnf, read_commands, read_variables
 from ..parsers import ParseError
 from ..parsers.mdstat import parse_file as parse_mdstat
 from ..parsers.mdstat_trace import parse_trace
 from ..parsers.sysbench_runs import parse_runs
+from ..bundles.cited import write_figures
 from ..bundles.problems import Problem
 
 # What only the contributor knows: the answer's name, and where it goes in the bundle.
@@ -80,6 +82,15 @@ class Found:
     members: list[tuple[str, str, int]] = field(default_factory=list)  # mdadm --detail's devices: (name, file, line)
     models: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # lsblk: device -> (model, file, line)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    cite: Citation | None = None  # with --cite: files are cited by their repository path, never copied
+
+    def keep(self, path: Path, rel: str, name: str) -> str:
+        """How the bundle names a file read for the settings, RAID or drives: ``artifacts/<name>``, a copy
+        of it, or with --cite its path in the repository (not copied)."""
+        if self.cite is not None:
+            return self.cite.ref(rel)
+        self.copies[f"artifacts/{name}"] = path
+        return f"artifacts/{name}"
 
 
 def _slug(text: str) -> str:
@@ -114,9 +125,7 @@ def _settings(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
     found.settings.append((kind, got))
     for file in got.files:
         if file not in found.cited:
-            name = _unique(file, taken)
-            found.cited[file] = f"artifacts/{name}"
-            found.copies[f"artifacts/{name}"] = found.root / file
+            found.cited[file] = found.keep(found.root / file, file, _unique(file, taken))
     return True
 
 
@@ -130,10 +139,9 @@ def _mdadm(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
             members.append((match.group(1), number))
     if "raid level" not in read or "raid devices" not in read:
         return False
-    name = _unique(rel, taken)
-    found.raid = {key: (value, f"artifacts/{name}", n) for key, (value, n) in read.items()}
-    found.members = [(device, f"artifacts/{name}", n) for device, n in members]
-    found.copies[f"artifacts/{name}"] = path
+    kept = found.keep(path, rel, _unique(rel, taken))
+    found.raid = {key: (value, kept, n) for key, (value, n) in read.items()}
+    found.members = [(device, kept, n) for device, n in members]
     return True
 
 
@@ -144,15 +152,14 @@ def _lsblk(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
     if not header.startswith("NAME") or " MODEL" not in header:
         return False
     start = header.index(" MODEL") + 1
-    name = _unique(rel, taken)
+    kept = found.keep(path, rel, _unique(rel, taken))
     for number, line in enumerate(lines[1:], 2):
         device = TREE.sub("", line[:start]).split()
         # the model is left-aligned in its column; the next column (SIZE is right-aligned) follows after
         # two spaces or more, which no model name holds
         model = re.split(r"\s{2,}", line[start:].strip())[0] if line[start:start + 1].strip() else ""
         if device and model:
-            found.models[device[0]] = (model, f"artifacts/{name}", number)
-    found.copies[f"artifacts/{name}"] = path
+            found.models[device[0]] = (model, kept, number)
     return True
 
 
@@ -250,8 +257,8 @@ def _lines(path: Path) -> Iterator[bytes]:
             yield from line.splitlines(keepends=True)
 
 
-def scan(folder: Path) -> Found:
-    found = Found(root=folder)
+def scan(folder: Path, *, cite: Citation | None = None) -> Found:
+    found = Found(root=folder, cite=cite)
     taken: set[str] = set()
     for path, rel in _files(folder, found):
         try:
@@ -277,6 +284,10 @@ def scan(folder: Path) -> Found:
                 parsed = parser(path)
             except (ParseError, ValueError):
                 continue
+            if cite is not None:
+                found.skipped.append((rel, f"{fmt} output: with --cite only sysbench runs are imported (a /proc/"
+                                           "mdstat file is carried as a file, which the repository does not allow)"))
+                break
             arrays = sorted({a["name"] for s in parsed.get("snapshots", [parsed]) for a in s.get("arrays", [])})
             name = _unique(rel, taken)
             found.traces.append({"name": name, "source": rel, "format": fmt, "arrays": arrays})
@@ -405,6 +416,8 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
              for r in found.runs if r["lines"]]
     notes = [f"Imported by benchdb import from a folder of logs ({folder_name}); every value is measured "
              "from the logs in artifacts/."]
+    if found.cite is not None:  # the logs are cited whole: nothing is split
+        notes, split, found.between = [cited_note(found.cite, folder_name, licence=answers.get("licence"))], [], {}
     if split:
         notes.append("Files that held several runs were split, one run a file: " + "; ".join(split) + ".")
     for source, between in found.between.items():
@@ -421,18 +434,18 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
         "title": f"Measured: sysbench {', '.join(named) or 'runs'} ({len(found.runs)} runs)",
         "summary": f"sysbench {', '.join(named) or 'runs'} imported from logs; "
                    + ("the systems are" if several else "the system is") + " described below.",
-        "sources": [{"id": "logs", "publisher": ask("publisher"), "title": "Measured runs (this bundle's logs)",
-                     "language": "en", "identifier": "artifacts/ in this bundle"}],
+        "sources": [source_entry(answers, cite=found.cite, to_be_stated=TO_BE_STATED)],
         "systems": systems, "workloads": workloads, "results": results, "notes": notes,
     }
 
 
-def survey(folder: Path, *, mapping: list[tuple[str, dict]] | None = None,
-           one_system: bool = False) -> tuple[Found, Grouping]:
-    """What ``folder`` holds and the systems its runs make (grouping.py), before anything is written."""
+def survey(folder: Path, *, mapping: list[tuple[str, dict]] | None = None, one_system: bool = False,
+           cite: Citation | None = None) -> tuple[Found, Grouping]:
+    """What ``folder`` holds and the systems its runs make (grouping.py), before anything is written;
+    ``cite``: the folder is a copy of a repository's folder at a commit, its logs to be cited (citing.py)."""
     if not folder.is_dir():
         raise ImportFailed(f"{folder}: not a folder")
-    found = scan(folder)
+    found = scan(folder, cite=cite)
     if not found.runs:
         raise ImportFailed(f"{folder}: no sysbench log of a database test in it "
                            f"({len(found.skipped)} file(s) skipped)")
@@ -447,6 +460,12 @@ def import_folder(folder: Path, *, out: Path, answers: dict[str, str], mapping: 
     found, grouping = surveyed or survey(folder, mapping=mapping, one_system=one_system)
     doc = bundle_doc(found, bundle_id=out.name, folder_name=folder.name, answers=answers, grouping=grouping)
     with staged_bundle(out) as work:
+        if found.cite is not None:
+            runs = {f"artifacts/{r['name']}": r for r in found.runs}
+            for path, run in cite_runs(doc["results"], runs, folder=folder, cite=found.cite,
+                                       licence=answers.get("licence")).items():
+                write_figures(run, work / path)
+            return found, publish(doc, work=work, final=out, allowed=frozenset({"to-be-stated"}))
         artifacts = work / "artifacts"
         artifacts.mkdir()
         for r in found.runs:
