@@ -310,3 +310,30 @@ def test_import_without_cite_records_the_licence_of_carried_logs(tmp_path):
                                "licence": "CC-BY-4.0"}]
     assert {r["type"] for r in doc["results"]} == {"artifact"}
     assert (out / "artifacts" / "runs-ro 16#-sysbench.log").read_bytes() == LOG.read_bytes()
+
+
+def test_the_study_page_links_each_cited_value_to_its_line_at_the_commit(tmp_path):
+    """The one build of this file: an imported, cited study on its page, and nothing of it under /raw/."""
+    import html
+
+    from conftest import build_with_bundle
+    result, out = _import(tmp_path, "--cite", CITE, "--date", "2024-03")
+    assert result.exit_code == 0, result.output
+    text = (out / "bundle.yaml").read_text(encoding="utf-8")
+    (out / "bundle.yaml").write_text(text.replace("engine: TO BE STATED", "engine: MySQL")
+                                     .replace("compression: TO BE STATED", "compression: none"), encoding="utf-8")
+    layout = build_with_bundle(tmp_path / "project", out)
+    page = html.unescape((layout.public / "studies" / "cited-study" / "index.html").read_text(encoding="utf-8"))
+    # the tps of the 16-thread run, line 23 of the log, links to that line at the commit
+    assert f'<a href="{BLOB}#L23">Example-Lab/results@0123456789ab:bench/runs/ro 16#/sysbench.log:23</a>' in page
+    # the runs table links the log at the commit and says it is cited
+    assert (f'<a href="{BLOB}" rel="nofollow noopener"><code>bench/runs/ro 16#/sysbench.log</code></a> '
+            '<span class="tag">cited</span>') in page
+    # the list of logs: cited, by its SHA-256, without a licence
+    logs = page[page.index('<h2 id="logs-heading">'):page.index("</section>", page.index('<h2 id="logs-heading">'))]
+    assert logs.count("<strong>cited</strong>") == 4 and "published here</strong>" not in logs
+    assert (f'<strong>cited</strong>: <a href="{BLOB}" rel="nofollow noopener"><code>Example-Lab/results/bench/runs/'
+            f'ro 16#/sysbench.log</code></a>\n      at commit <code>{COMMIT}</code>') in logs
+    assert f"SHA-256 <code>{SHA}</code>;\n        no licence: cited only" in logs
+    assert not (layout.public / "raw" / "cited-study").exists()
+    assert not (layout.public / "artifacts" / "cited-study").exists()

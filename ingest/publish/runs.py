@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from ..bundles.fields import panels
 from . import alt_text
+from .artifacts import published_path
 from .db import RESULT_ORDER, Snapshot, rows
 
 MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
@@ -27,8 +28,32 @@ def _by(items: list[dict], key: str) -> dict:
     return out
 
 
+# A study's logs: those published here (their pages and downloads, and their origin when they come from a
+# repository) and those only cited (their file at its commit, by its SHA-256).
+LOGS = """
+    SELECT study, artifact, true AS published, a.path, a.format, a.sha256, o.repository, o.commit_hash,
+           o.path AS origin_path, o.licence, o.href
+    FROM artifacts AS a LEFT JOIN origins AS o USING (study, artifact)
+    UNION ALL
+    SELECT study, artifact, false, path, 'sysbench', sha256, repository, commit_hash, path, licence, href
+    FROM origins WHERE NOT carried
+    ORDER BY study, published DESC, path, artifact"""
+
+
+def study_logs(db: Snapshot, study: str) -> list[dict]:
+    """The logs of a study, published ones first: each with the link the page gives it (its page here,
+    or the file at its commit on GitHub) and, for a published file, its download."""
+    logs = [dict(r) for r in db.of(study, LOGS)]
+    for log in logs:
+        log["href"] = f"/artifacts/{study}/{log['artifact']}/" if log["published"] else log["href"]
+        log["download"] = published_path(study, log["artifact"]) if log["published"] and log["format"] != "mdstat-trace" else None
+    return logs
+
+
 def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
     runs = [dict(r) for r in db.of(study, "SELECT * FROM runs ORDER BY study, system, threads, artifact", keep_study=True)]
+    cited = {r["artifact"]: r["href"] for r in db.of(study, "SELECT study, artifact, href FROM origins "
+                                                             "WHERE NOT carried ORDER BY study, artifact")}
     values = _by(db.of(study, "SELECT study, result, metric, value_text, provenance, source_href FROM results "
                               f"WHERE value_kind = 'measured' ORDER BY {RESULT_ORDER}"), "result")
     # interval samples stay a query per study (all of them at once would be every log in memory),
@@ -44,7 +69,8 @@ def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
         run["system_label"] = labels[run["system"]]
         run["values"] = {v["metric"]: {"text": v["value_text"], "provenance": v["provenance"],
                                        "source_href": v["source_href"]} for v in values.get(run["artifact"], [])}
-        run["href"] = f"/artifacts/{study}/{run['artifact']}/"
+        run["cited"] = run["artifact"] in cited  # its link: the file at its commit, not a page here
+        run["href"] = cited.get(run["artifact"]) or f"/artifacts/{study}/{run['artifact']}/"
         run["interval_count"], pcts = summary.get(run["artifact"], (0, []))
         run["intervals"] = [{k: s[k] for k in ("t_s", "tps", "latency_ms", "latency_pct")}
                             for s in samples.get(run["artifact"], [])]

@@ -12,7 +12,7 @@ from . import alt_text, catalogue
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
 from .quality import run_quality
-from .runs import runs_charts, study_runs, traces
+from .runs import runs_charts, study_logs, study_runs, traces
 from .redundancy import redundancy_price
 from .tails import tail_latency
 
@@ -110,6 +110,7 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
         "tables": _tables(db, study, cells),
         "charts": _charts(db, study, labels, placed),
         "runs": runs,
+        "logs": study_logs(db, study),
         "derived": [{**c, "system_label": labels[c["system"]]} for c in cells if c["value_kind"] == "derived"],
         "runs_charts": runs_charts(study, runs),
         "traces": traces(db, study, runs),
