@@ -164,8 +164,14 @@ class IntervalColumns:
 
     def extend(self, table: pa.Table, *, first_line: int) -> None:
         """A block of samples from ``read_block``, read from consecutive lines from ``first_line`` on."""
+        self.add_part(table, range(first_line, first_line + table.num_rows))
+
+    def add_part(self, table: pa.Table, lines: Sequence[int]) -> None:
+        """Samples read from ``lines`` (one a row of ``table``, in order): a block of a log, or the samples
+        of a cited log's figures file (ingest/bundles/cited.py)."""
+        if not table.num_rows:
+            return
         self._flush()
-        lines = range(first_line, first_line + table.num_rows)
         self._parts.append((table, lines))
         if not self._length:
             self.first_t_s = table.column("t_s")[0].as_py()
