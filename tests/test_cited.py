@@ -109,7 +109,8 @@ def test_a_cited_log_gives_the_rows_its_parsed_log_gives(cited, tmp_path):
     (carried / "artifacts").mkdir()
     (carried / "artifacts" / "run.log").write_bytes(LOG.read_bytes())
     text = BUNDLE.replace("id: cited\n", "id: carried\n", 1)
-    text = text[:text.index("  - type: cited")] + "  - {type: artifact, id: ro-16, format: sysbench, path: artifacts/run.log, system: a}\n"
+    text = (text[:text.index("  - type: cited")]
+            + "  - {type: artifact, id: ro-16, format: sysbench, path: artifacts/run.log, system: a}\n")
     (carried / "bundle.yaml").write_text(text, encoding="utf-8")
     loaded, problems = validate_paths([cited, carried])
     assert problems == []

@@ -194,7 +194,8 @@ def _header_lines(run: dict) -> list[FiguresProblem]:
     return problems
 
 
-def _row(number: int, text: str, previous: tuple[int, int] | None, inside: range | None) -> tuple[dict, list[FiguresProblem]]:
+def _row(number: int, text: str, previous: tuple[int, int] | None,
+         inside: range | None) -> tuple[dict, list[FiguresProblem]]:
     """One interval sample of line ``number`` of the file: its row, or the problems that refuse it."""
     try:
         row = _json(text)
@@ -280,7 +281,7 @@ def _fast_rows(data: bytes, inside: range) -> tuple[pa.Table, np.ndarray] | None
             if not np.all(np.isfinite(values)) or np.max(np.abs(values), initial=0) >= 2.0**63:
                 return None
     lines, times = (table.column(name).to_numpy() for name in ("line", "t_s"))
-    if np.any(np.diff(lines) <= 0) or np.any(np.diff(times) <= 0) or lines[0] < inside.start or lines[-1] >= inside.stop:
+    if np.any(np.diff(lines) <= 0) or np.any(np.diff(times) <= 0) or not inside.start <= lines[0] <= lines[-1] < inside.stop:
         return None
     return table.drop_columns(["line"]), lines
 

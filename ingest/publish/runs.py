@@ -46,7 +46,9 @@ def study_logs(db: Snapshot, study: str) -> list[dict]:
     logs = [dict(r) for r in db.of(study, LOGS)]
     for log in logs:
         log["href"] = f"/artifacts/{study}/{log['artifact']}/" if log["published"] else log["href"]
-        log["download"] = published_path(study, log["artifact"]) if log["published"] and log["format"] != "mdstat-trace" else None
+        # sysbench and mdstat artifacts are files (validation); a trace may be a folder, offered on its page
+        file = log["published"] and log["format"] != "mdstat-trace"
+        log["download"] = published_path(study, log["artifact"]) if file else None
     return logs
 
 
