@@ -338,3 +338,32 @@ def test_the_study_page_links_each_cited_value_to_its_line_at_the_commit(tmp_pat
     assert f"SHA-256 <code>{SHA}</code>;\n        no licence: cited only" in logs
     assert not (layout.public / "raw" / "cited-study").exists()
     assert not (layout.public / "artifacts" / "cited-study").exists()
+
+
+def test_the_list_of_logs_gives_a_carried_log_its_download_and_its_origin(bundle_dir, tmp_path):
+    from ingest.publish.db import Snapshot
+    from ingest.publish.runs import study_logs
+    text = BUNDLE + f"""\
+  - type: artifact
+    id: carried
+    format: sysbench
+    path: artifacts/run.log
+    system: a
+    origin: {{repository: Example-Lab/open, commit: "{COMMIT}", path: run.log, sha256: "{SHA}", licence: CC-BY-4.0}}
+"""
+    folder = bundle_dir("cited", text)
+    write_figures(parse_file(LOG), folder / "cited" / "ro-16.jsonl")
+    (folder / "artifacts").mkdir()
+    (folder / "artifacts" / "run.log").write_bytes(LOG.read_bytes())
+    loaded, problems = validate_paths([folder])
+    assert problems == []
+    db = build_database(loaded, db_path=tmp_path / "logs.duckdb")
+    with duckdb.connect(str(db), read_only=True) as con:
+        logs = study_logs(Snapshot(con), "cited")
+    assert logs == [
+        {"artifact": "carried", "published": True, "path": "artifacts/run.log", "format": "sysbench", "sha256": SHA,
+         "repository": "Example-Lab/open", "commit_hash": COMMIT, "origin_path": "run.log", "licence": "CC-BY-4.0",
+         "href": "/artifacts/cited/carried/", "download": "raw/cited/carried.txt"},
+        {"artifact": "ro-16", "published": False, "path": "bench/runs/ro 16#/sysbench.log", "format": "sysbench",
+         "sha256": SHA, "repository": "Example-Lab/results", "commit_hash": COMMIT,
+         "origin_path": "bench/runs/ro 16#/sysbench.log", "licence": None, "href": BLOB, "download": None}]
