@@ -23,7 +23,7 @@ def drawn() -> dict[str, str]:
     return {c["name"]: c["svg"] + "\n" for c in map(json.loads, done.stdout.splitlines())}
 
 
-@pytest.mark.parametrize("name", ["by-x", "runs-tps", "rebuild-percent", "by-x-framed"])
+@pytest.mark.parametrize("name", ["by-x", "runs-tps", "rebuild-percent", "by-x-framed", "by-x-one-load"])
 def test_renderer_snapshot(drawn, name):
     path = SNAPSHOTS / f"{name}.svg"
     if os.environ.get("UPDATE_SNAPSHOTS") == "1":
@@ -35,6 +35,9 @@ def test_snapshots_show_what_the_specs_hold(drawn):
     """Read by hand against specs.json: the labels, series and bands each drawing must carry."""
     assert "Transactions per second" in drawn["by-x"] and "Array B" in drawn["by-x"]
     assert drawn["by-x"].count("<circle") == 6
+    # one load: two dots at x 8, no line joining nothing (its spec's two points)
+    one = drawn["by-x-one-load"]
+    assert one.count("<circle") == 2 and 'aria-label="line"' not in one and ">8</text>" in one
     assert 'stroke-dasharray="4,3"' in drawn["runs-tps"]  # r2 is unfinished
     assert "512.3 tps" in drawn["rebuild-percent"] and "Rebuild progress (%)" in drawn["rebuild-percent"]
     framed = drawn["by-x-framed"]  # the context a standalone embed carries, in the image, nothing cut

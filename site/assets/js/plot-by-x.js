@@ -8,13 +8,16 @@ export function plotByX(spec, selected, {width = 640, document, standalone = fal
   const points = spec.switch ? spec.points.filter((p) => p[spec.switch.field] === selected) : spec.points;
   const xs = [...new Set(spec.points.map((p) => p.x))].sort((a, b) => a - b);
   const last = xs[xs.length - 1];
+  // a study of one load is dots at that load: a line would join nothing, and a log scale of one value
+  // has no extent
+  const single = xs.length === 1;
   const marks = [
     ruleY([0]),
     // the spread over repeated runs, where there is one (min to max)
     ruleX(points.filter((p) => p.low != null), {x: "x", y1: "low", y2: "high", stroke: "series", strokeWidth: 3,
       strokeOpacity: 0.45}),
     // z named: a series of one load is one point, which Plot would otherwise warn of as a high-cardinality z
-    line(points, {x: "x", y: "y", stroke: "series", z: "series", strokeWidth: 2}),
+    single ? null : line(points, {x: "x", y: "y", stroke: "series", z: "series", strokeWidth: 2}),
     dot(points, {
       x: "x", y: "y", fill: "series", r: 4,
       title: (p) => `${p.series}: ${p.text} ${spec.unit} at ${p.x} (${p.kind})\n${p.provenance}`,
@@ -28,9 +31,12 @@ export function plotByX(spec, selected, {width = 640, document, standalone = fal
     marginRight: 24,
     marginBottom: 48,
     style: styleFor(standalone),
-    x: {type: "log", base: 2, domain: [xs[0], last], ticks: xs, tickFormat: String,
-      label: spec.x_label, labelAnchor: "center", labelArrow: "none", labelOffset: 40},
-    y: {grid: true, zero: true, label: `${spec.y_label}${spec.switch ? ` (${selected})` : ""}`},
+    x: single
+      ? {type: "point", domain: xs, tickFormat: String, label: spec.x_label, labelAnchor: "center",
+        labelArrow: "none", labelOffset: 40}
+      : {type: "log", base: 2, domain: [xs[0], last], ticks: xs, tickFormat: String,
+        label: spec.x_label, labelAnchor: "center", labelArrow: "none", labelOffset: 40},
+    y: {grid: true, zero: true, nice: true, label: `${spec.y_label}${spec.switch ? ` (${selected})` : ""}`},
     color: {domain: spec.series, range: coloursOf(spec), legend: !standalone},
     marks,
   });
