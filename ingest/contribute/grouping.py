@@ -14,11 +14,17 @@ Runs are one system unless they differ in
    count, a repetition number (``run2``, ``rep3``), a test's name or a date (six digits or more).
 
 A mapping file (``--systems``) overrides it: each entry, a glob of a log's path in the folder or a
-word of its file name, puts the runs it matches in one system; the first entry that matches wins.
+word of its file name, puts the runs it matches in one system; the first entry that matches wins. An
+entry without an id only states facts for the runs it matches (``"*": {answers: {test: tpcc}}``): their
+test where the log names none, and the other answers for their systems.
 ``--one-system`` makes every run one system, as import did before.
 
-A subfolder named exactly as a filesystem type gives the system's filesystem; nothing else is read
-from a name. Nothing here writes a file: importer.py does, from what ``group`` returns.
+Nested subfolders, or ones named with a date, are labelled by the words that tell them apart
+(``res-tpcc-inno-XFS-sync1-2018-04-18-15-23/mysql57.BP60/thr56``: "XFS-sync1/BP60"). A subfolder
+named exactly as a filesystem type, or whose path holds one filesystem type as a word (``XFS``), gives
+the system's filesystem; nothing else is read from a name. A run's test is the log's, else the one a
+script beside it runs (``sysbench ... oltp_read_write`` or ``./tpcc.lua ... run``), else its file name's
+(``point_select``; 0.5's ``ro``, ``rw``). Nothing here writes a file: importer.py does, from what ``group`` returns.
 """
 
 from __future__ import annotations
@@ -45,6 +51,10 @@ TESTS_IN_NAMES = ("oltp_update_non_index", "oltp_update_index", "oltp_point_sele
                   "oltp_read_only", "oltp_write_only", "oltp_delete", "oltp_insert", "select_random_points",
                   "select_random_ranges", "bulk_insert", "update_non_index", "update_index", "point_select",
                   "read_write", "read_only", "write_only")
+# the short words of sysbench 0.5's result files (sysbench.ro.64.res, sysbench.rw.64.res): oltp.lua read-only or not
+TEST_WORDS = {"ro": "oltp_read_only", "rw": "oltp_read_write", "wo": "oltp_write_only"}
+# a script that runs a sysbench Lua script itself (sysbench-tpcc's "./tpcc.lua --threads=... run")
+LUA_COMMAND = re.compile(r"^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(\S+\.lua)(?:\s|$)")
 SCRIPTS = (".sh", ".bash")
 MAX_SCRIPT_BYTES = 2**20
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
@@ -92,7 +102,9 @@ def read_mapping(path: Path) -> list[tuple[str, dict]]:
     entries = []
     for pattern, spec in doc.items():
         spec = {"id": spec} if isinstance(spec, str) else spec
-        if not isinstance(spec, dict) or not isinstance(spec.get("id"), str) or not ID.match(spec["id"]):
+        facts_only = isinstance(spec, dict) and "id" not in spec and isinstance(spec.get("answers"), dict)
+        if not facts_only and (not isinstance(spec, dict) or not isinstance(spec.get("id"), str)
+                               or not ID.match(spec["id"])):
             raise MappingError(f"{path}: {pattern!r}: give a system id of lower-case letters, digits and dashes "
                                "(e.g. xfs-nvme), or {id: ..., label: ..., answers: {...}}")
         unknown = set(spec) - {"id", "label", "answers"}
@@ -100,6 +112,8 @@ def read_mapping(path: Path) -> list[tuple[str, dict]]:
             raise MappingError(f"{path}: {pattern!r}: {', '.join(sorted(unknown))}: not id, label or answers")
         if not isinstance(spec.get("answers", {}), dict):
             raise MappingError(f"{path}: {pattern!r}: answers: a mapping of a question to its answer")
+        if facts_only and "label" in spec:
+            raise MappingError(f"{path}: {pattern!r}: a label names a system: give its id too")
         entries.append((str(pattern), spec))
     return entries
 
@@ -114,7 +128,8 @@ def test_in_name(name: str) -> str | None:
     for test in TESTS_IN_NAMES:
         if re.search(rf"(?:^|_){test}(?:_|$)", text):
             return test if test.startswith(("oltp_", "select_", "bulk_")) else f"oltp_{test}"
-    return None
+    words = set(text.split("_")) & set(TEST_WORDS)
+    return TEST_WORDS[words.pop()] if len(words) == 1 else None
 
 
 def _script_test(folder: Path) -> tuple[str, str] | None:
@@ -124,10 +139,13 @@ def _script_test(folder: Path) -> tuple[str, str] | None:
         if path.suffix not in SCRIPTS or path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_SCRIPT_BYTES:
             continue
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            if "sysbench" in line and not line.lstrip().startswith("#"):
-                test, _ = read_command(line)
-                if test:
-                    found.add((test, path.name))
+            if line.lstrip().startswith("#"):
+                continue
+            test = read_command(line)[0] if "sysbench" in line else None
+            lua = LUA_COMMAND.match(line)
+            test = test or (lua and PurePosixPath(lua.group(1)).stem.replace("-", "_"))
+            if test:
+                found.add((test, path.name))
     return next(iter(found)) if len({t for t, _ in found}) == 1 else None
 
 
@@ -264,10 +282,12 @@ def group(*, runs: list[dict], reads: list[tuple[str, Read]], root: Path,
         notes.append(f"folder(s) {', '.join(p + '/' for p in repeated)}: named as repetitions, not systems")
     settings = [tuple(sorted((n, s.value) for n, s in in_effect(rr)[0].items())) for rr in run_reads]
     keys = [("", (), ()) if one_system else (_folder(r["source"]), settings[j], names[j]) for j, r in enumerate(runs)]
+    placing = [(pattern, spec) for pattern, spec in mapping or [] if "id" in spec]
+    facts = [(pattern, spec["answers"]) for pattern, spec in mapping or [] if "id" not in spec]
     mapped: dict[int, tuple[str, dict]] = {}
     for j, r in enumerate(runs):
         words = set(_words(PurePosixPath(r["source"]).stem))
-        for pattern, spec in mapping or []:
+        for pattern, spec in placing:
             if fnmatch.fnmatch(r["source"], pattern) or pattern.lower() in words:
                 mapped[j] = (pattern, spec)
                 break
@@ -296,11 +316,69 @@ def group(*, runs: list[dict], reads: list[tuple[str, Read]], root: Path,
             names_ = sorted({n for s in differing for n in s if sum(n in t for t in differing) < len(differing)})
             system.notes.append("Its runs' settings files do not agree (" + ", ".join(f"{n} {v}" for n, v in names_)
                                 + "): the later file of a kind wins in its settings.")
+    _give_facts(facts, systems=systems, runs=runs, tests=tests)
     ids = [s.id for s in systems]
     if len(set(ids)) < len(ids):
         raise MappingError(f"two systems have the id {next(i for i in ids if ids.count(i) > 1)!r}: give each its own")
     unapplied = [read.files[0] for k, (_, read) in enumerate(reads) if not applies[k]]
     return Grouping(systems=systems, tests=tests, notes=notes, unapplied=unapplied)
+
+
+# a date or time in a folder's name (res-tpcc-2018-04-17-15-46, run_20240501_1200): when, not what
+DATE_IN_NAME = re.compile(r"(?<![0-9])(?:\d{4}-\d{2}-\d{2}(?:[-_T]\d{2}[-:]\d{2}(?:[-:]\d{2})?)?|\d{8}(?:[-_]?\d{4,6})?)(?![0-9])")
+FOLDER_WORD = re.compile(r"[-_ ]+|(?<![0-9])\.|\.(?![0-9])")  # not the dot of 1.2TB or 10.6
+
+
+def _folder_words(folder: str) -> list[str]:
+    return [w for part in PurePosixPath(folder).parts for w in FOLDER_WORD.split(DATE_IN_NAME.sub(" ", part)) if w]
+
+
+def _folder_labels(folders: list[str]) -> dict[str, str]:
+    """Short labels of nested subfolders or ones named with a date: each level's words without the
+    words every folder of that level begins or ends with, nor dates (res-tpcc-inno-EXT4-sync1-2018-04-17/
+    mysql57.BP60/thr56/ among others: "EXT4-sync1/BP60"). A single level of names without dates keeps
+    its names. A folder whose words are all shared keeps its name."""
+    split = [PurePosixPath(f).parts for f in folders]
+    if all(len(parts) <= 1 for parts in split) and not any(DATE_IN_NAME.search(f) for f in folders):
+        return {}
+    depth = max(len(parts) for parts in split)
+    levels = [[[w for w in FOLDER_WORD.split(DATE_IN_NAME.sub(" ", parts[i])) if w] if i < len(parts) else []
+               for parts in split] for i in range(depth)]
+    shown: list[list[str]] = [[] for _ in folders]
+    for words in levels:
+        head = 0
+        while all(len(w) > head for w in words) and len({w[head] for w in words}) == 1:
+            head += 1
+        tail = 0
+        while all(len(w) > head + tail for w in words) and len({w[-1 - tail] for w in words}) == 1:
+            tail += 1
+        for n, w in enumerate(words):
+            kept = w[head:len(w) - tail]
+            if kept:
+                shown[n].append("-".join(kept))
+    labels = ["/".join(parts) for parts in shown]
+    return {f: label for f, label in zip(folders, labels) if label} if len(set(labels)) == len(labels) else {}
+
+
+def _give_facts(facts: list[tuple[str, dict]], *, systems: list[System], runs: list[dict],
+                tests: list[tuple[str, str]]) -> None:
+    """A mapping's entries without an id state facts for the runs they match, placing none: their test
+    (where the log names none; a log that names another is a mistake), the other answers for their systems."""
+    for pattern, answers in facts:
+        matched = [j for j, r in enumerate(runs) if fnmatch.fnmatch(r["source"], pattern)
+                   or pattern.lower() in set(_words(PurePosixPath(r["source"]).stem))]
+        if not matched:
+            raise MappingError(f"{pattern!r}: matches no log of the folder")
+        test = answers.get("test")
+        for j in matched:
+            if test and tests[j][1] == "log" and tests[j][0] != test:
+                raise MappingError(f"{pattern!r}: test {test}, but {runs[j]['source']} names {tests[j][0]}")
+            if test:
+                tests[j] = (tests[j][0], "log") if tests[j][1] == "log" else (str(test), f"mapping's {pattern!r}")
+        rest = {k: str(v) for k, v in answers.items() if k != "test"}
+        for system in systems:
+            if rest and set(system.runs) & set(matched):
+                system.answers = {**rest, **system.answers}
 
 
 def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[System]:
@@ -312,6 +390,7 @@ def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[Sy
         return [System(id="system", label="", rule="one system: its runs differ in no subfolder, setting or file name",
                        runs=list(members), folders={keys[j][0] for j in members})]
     folders_vary = len({k[0] for k in distinct}) > 1
+    short = _folder_labels(sorted({k[0] for k in distinct})) if folders_vary else {}
     names_vary = len({k[2] for k in distinct}) > 1
     settings_names = {n for k in distinct for n, _ in k[1]}
     varying = sorted(n for n in settings_names if len({dict(k[1]).get(n) for k in distinct}) > 1)
@@ -321,7 +400,7 @@ def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[Sy
         rule, label, notes = [], [], []
         if folders_vary:
             rule.append(f"subfolder {folder}/" if folder else "the folder's top level")
-            label.append(folder or "top level")
+            label.append(short.get(folder) or folder or "top level")
         # the label: the folder, a file name's value (iops 5000), else the settings, else a file name's word
         words = []
         if names_vary:
@@ -342,9 +421,13 @@ def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[Sy
             system_id, n = f"{base}-{n}", n + 1
         taken.add(system_id)
         filesystem = None
+        named = sorted({w.lower() for w in _folder_words(folder)} & FILESYSTEMS) if folder else []
         if folders_vary and folder and PurePosixPath(folder).name.lower() in FILESYSTEMS:
             filesystem = PurePosixPath(folder).name.lower()
             notes.append(f"Filesystem {filesystem}: the name of its subfolder {folder}/.")
+        elif folders_vary and len(named) == 1:
+            filesystem = named[0]
+            notes.append(f"Filesystem {filesystem}: a word of its subfolder's name {folder}/.")
         elif folders_vary and folder:
             notes.append(f"Its logs are in the subfolder {folder}/; what that name means is not read from it.")
         systems.append(System(id=system_id, label=", ".join(label), rule="; ".join(rule),
