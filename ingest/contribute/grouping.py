@@ -373,8 +373,8 @@ def _give_facts(facts: list[tuple[str, dict]], *, systems: list[System], runs: l
         for j in matched:
             if test and tests[j][1] == "log" and tests[j][0] != test:
                 raise MappingError(f"{pattern!r}: test {test}, but {runs[j]['source']} names {tests[j][0]}")
-            if test:
-                tests[j] = (tests[j][0], "log") if tests[j][1] == "log" else (str(test), f"mapping's {pattern!r}")
+            if test and tests[j][0] != test:  # what names it already and agrees stays its source
+                tests[j] = (str(test), f"mapping's {pattern!r}")
         rest = {k: str(v) for k, v in answers.items() if k != "test"}
         for system in systems:
             if rest and set(system.runs) & set(matched):
