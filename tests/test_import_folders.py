@@ -84,7 +84,8 @@ def test_each_folder_validates_with_nothing_left_to_state(imported, name):
 
 def test_binlog_fs_ext4_against_xfs_at_two_buffer_pools(imported):
     """res-tpcc-inno-<EXT4|XFS>-full-binlog-sync1-<date>/mysql57.BP<60|70>/thr16/: four systems, named by the
-    words that tell their folders apart; the filesystem from the word EXT4 or XFS; the test from
+    words that tell their folders apart (a "-try2-<date>" folder repeats its system); the filesystem from the
+    word EXT4 or XFS; the test from
     run_tpcc_inno.sh's ./tpcc.lua beside each log, confirmed by the contributor."""
     doc = _doc(imported, "binlog-fs")
     assert _systems(doc) == [("ext4-bp60", "EXT4/BP60", "ext4", "Samsung SM863", 61440),
@@ -96,15 +97,24 @@ def test_binlog_fs_ext4_against_xfs_at_two_buffer_pools(imported):
     settings = doc["systems"][0]["database"]["settings"]
     assert (settings["sync_binlog"], settings["innodb_flush_method"]) == ("1", "O_DIRECT_NO_FSYNC")
     notes = doc["systems"][2]["notes"]
-    assert "Filesystem xfs: a word of its subfolder's name res-tpcc-inno-XFS-full-binlog-sync1-2018-04-18-15-23/" in notes
+    assert "Filesystem xfs: a word of its subfolder's name res-tpcc-inno-XFS-full-binlog-sync1-2018-04-18-15-23/" \
+        "mysql57.BP60/thr16/." in notes
     assert "innodb_buffer_pool_size is given by a shell variable on the server's command line" in notes
     found, grouping = survey(FOLDERS / "binlog-fs", mapping=read_mapping(imported.parent / "binlog-fs.yaml"))
     lines = describe(grouping, runs=found.runs)
-    assert lines[5:7] == [
+    assert lines[4] == ("  xfs-bp70 (XFS/BP70): subfolder res-tpcc-inno-XFS-full-binlog-sync1-2018-04-18-15-23/mysql57.BP70/"
+                        "thr16/, res-tpcc-inno-XFS-full-binlog-sync1-try2-2018-04-20-18-43/mysql57.BP70/thr16/; 2 run(s) of "
+                        "tpcc: res-tpcc-inno-XFS-full-binlog-sync1-2018-04-18-15-23/mysql57.BP70/thr16/res.txt, "
+                        "res-tpcc-inno-XFS-full-binlog-sync1-try2-2018-04-20-18-43/mysql57.BP70/thr16/res.txt")
+    assert lines[5] == ("  not a system's difference: folder(s) res-tpcc-inno-EXT4-full-binlog-sync1-2018-04-17-11-53/, "
+                        "res-tpcc-inno-XFS-full-binlog-sync1-2018-04-18-15-23/, "
+                        "res-tpcc-inno-XFS-full-binlog-sync1-try2-2018-04-20-18-43/: the dates and repetitions' numbers in "
+                        "their names, not systems")
+    assert lines[6:8] == [
         "  cnf/my-rocks.cnf: a settings file of several in its folder whose name shares no word with a log's: "
         "applied to no run",
         "  cnf/my.cnf: a settings file of several in its folder whose name shares no word with a log's: applied to no run"]
-    assert lines[7] == ("  test tpcc: from the script res-tpcc-inno-EXT4-full-binlog-sync1-2018-04-17-11-53/mysql57.BP60/"
+    assert lines[8] == ("  test tpcc: from the script res-tpcc-inno-EXT4-full-binlog-sync1-2018-04-17-11-53/mysql57.BP60/"
                         "thr16/run_tpcc_inno.sh")
     assert grouping.tests[0] == ("tpcc", "script res-tpcc-inno-EXT4-full-binlog-sync1-2018-04-17-11-53/mysql57.BP60/"
                                  "thr16/run_tpcc_inno.sh")

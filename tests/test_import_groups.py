@@ -248,6 +248,7 @@ def test_a_mapping_file_overrides_the_grouping_and_the_command_shows_it(tmp_path
                      "or {{id: ..., label: ..., answers: {{...}}}}"),
     ("xfs/*: {id: xfs, colour: red}\n", "{path}: 'xfs/*': colour: not id, label or answers"),
     ("- xfs\n", "{path}: not a mapping of a glob or a file name's word to a system id"),
+    ('"*": {label: all, answers: {test: tpcc}}\n', "{path}: '*': a label names a system: give its id too"),
 ])
 def test_a_mapping_file_s_mistake_is_named(tmp_path, text, message):
     path = tmp_path / "systems.yaml"
@@ -349,3 +350,38 @@ def test_nested_subfolders_are_systems_by_their_path(tmp_path):
     assert [(s.id, s.label, s.rule, s.filesystem) for s in grouping.systems] == [
         ("nvme-ext4", "nvme/ext4", "subfolder nvme/ext4/", "ext4"), ("nvme-xfs", "nvme/xfs", "subfolder nvme/xfs/", "xfs"),
         ("sata-ext4", "sata/ext4", "subfolder sata/ext4/", "ext4")]
+
+
+def test_0_5_s_ro_and_rw_files_are_two_workloads_and_a_script_s_tpcc_lua_a_test(tmp_path):
+    """sysbench 0.5's result files (sysbench.ro.8.res, sysbench.rw.8.res) name no test inside: their
+    names' ro and rw do. A script running ./tpcc.lua beside a log names its test."""
+    folder = tmp_path / "series"
+    _copy(PS3, folder / "sysbench.ro.8.res")
+    _copy(PS3, folder / "sysbench.rw.8.res")
+    _copy(PS3, folder / "tpcc" / "res.txt")
+    (folder / "tpcc" / "run.sh").write_text("OUT=x\n\t./tpcc.lua --threads=$i --report_csv=yes run | tee -a res.txt\n")
+    found, grouping = survey(folder)
+    assert sorted({(found.runs[j]["source"], grouping.tests[j]) for j in range(len(found.runs))}) == [
+        ("sysbench.ro.8.res", ("oltp_read_only", "file name")), ("sysbench.rw.8.res", ("oltp_read_write", "file name")),
+        ("tpcc/res.txt", ("tpcc", "script tpcc/run.sh"))]
+
+
+def test_a_mapping_entry_without_an_id_states_facts_and_places_no_run(tmp_path):
+    folder = tmp_path / "iops"
+    for iops in (1000, 5000):
+        _copy(PS3, folder / f"res_iops{iops}.txt")
+    mapping = tmp_path / "facts.yaml"
+    mapping.write_text('"*": {answers: {test: tpcc, product: Amazon EBS}}\n')
+    found, grouping = survey(folder, mapping=read_mapping(mapping))
+    assert [(s.id, s.answers) for s in grouping.systems] == [("iops-1000", {"product": "Amazon EBS"}),
+                                                           ("iops-5000", {"product": "Amazon EBS"})]
+    assert {t for t in grouping.tests} == {("tpcc", "mapping's '*'")}
+    mapping.write_text('"*.log": {answers: {test: tpcc}}\n')
+    with pytest.raises(MappingError) as caught:
+        survey(folder, mapping=read_mapping(mapping))
+    assert str(caught.value) == "'*.log': matches no log of the folder"
+    _copy(RW, folder / "res_iops15000.txt")  # its log names oltp_read_write
+    mapping.write_text('"*": {answers: {test: tpcc}}\n')
+    with pytest.raises(MappingError) as caught:
+        survey(folder, mapping=read_mapping(mapping))
+    assert str(caught.value) == "'*': test tpcc, but res_iops15000.txt names oltp_read_write"

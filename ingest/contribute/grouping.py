@@ -168,8 +168,19 @@ def run_tests(runs: list[dict], *, root: Path) -> list[tuple[str, str]]:
 
 def _folder(source: str) -> str:
     """A log's folder in the folder imported, without the folders named as repetitions."""
-    parts = [p for p in PurePosixPath(source).parent.parts if not REPETITION_FOLDER.match(p)]
-    return "/".join(parts)
+    return "/".join(p for p in PurePosixPath(source).parent.parts if not REPETITION_FOLDER.match(p))
+
+
+def _kin(source: str) -> str:
+    """What a log's folder tells of its system: its folder without the dates and repetitions' words of
+    the folders' names (res-tpcc-XFS-try2-2018-04-20-18-43/: res-tpcc-XFS)."""
+    return "/".join(p for p in (_undated(p) for p in _folder(source).split("/")) if p)
+
+
+def _undated(part: str) -> str:
+    words = re.split(r"([-_ ]+)", DATE_IN_NAME.sub("", part))
+    kept = [w for w in words if not REPETITION_FOLDER.match(w) or w.isdigit()]
+    return re.sub(r"[-_ ]+$|^[-_ ]+", "", re.sub(r"([-_ ])[-_ ]+", r"\1", "".join(kept)))
 
 
 def _parent(rel: str) -> str:
@@ -280,8 +291,13 @@ def group(*, runs: list[dict], reads: list[tuple[str, Read]], root: Path,
     repeated = sorted({p for r in runs for p in PurePosixPath(r["source"]).parent.parts if REPETITION_FOLDER.match(p)})
     if repeated:
         notes.append(f"folder(s) {', '.join(p + '/' for p in repeated)}: named as repetitions, not systems")
+    cleaned = sorted({p for r in runs for p in PurePosixPath(r["source"]).parent.parts
+                      if not REPETITION_FOLDER.match(p) and _undated(p) != p})
+    if cleaned:
+        notes.append(f"folder(s) {', '.join(p + '/' for p in cleaned)}: the dates and repetitions' numbers in their "
+                     "names, not systems")
     settings = [tuple(sorted((n, s.value) for n, s in in_effect(rr)[0].items())) for rr in run_reads]
-    keys = [("", (), ()) if one_system else (_folder(r["source"]), settings[j], names[j]) for j, r in enumerate(runs)]
+    keys = [("", (), ()) if one_system else (_kin(r["source"]), settings[j], names[j]) for j, r in enumerate(runs)]
     placing = [(pattern, spec) for pattern, spec in mapping or [] if "id" in spec]
     facts = [(pattern, spec["answers"]) for pattern, spec in mapping or [] if "id" not in spec]
     mapped: dict[int, tuple[str, dict]] = {}
@@ -388,7 +404,7 @@ def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[Sy
         if not members:
             return []
         return [System(id="system", label="", rule="one system: its runs differ in no subfolder, setting or file name",
-                       runs=list(members), folders={keys[j][0] for j in members})]
+                       runs=list(members), folders={_folder(runs[j]["source"]) for j in members})]
     folders_vary = len({k[0] for k in distinct}) > 1
     short = _folder_labels(sorted({k[0] for k in distinct})) if folders_vary else {}
     names_vary = len({k[2] for k in distinct}) > 1
@@ -398,8 +414,9 @@ def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[Sy
     for key in distinct:
         folder, settings, name = key
         rule, label, notes = [], [], []
+        real = sorted({_folder(runs[j]["source"]) for j in members if keys[j] == key})
         if folders_vary:
-            rule.append(f"subfolder {folder}/" if folder else "the folder's top level")
+            rule.append(f"subfolder {', '.join(f + '/' for f in real)}" if folder else "the folder's top level")
             label.append(short.get(folder) or folder or "top level")
         # the label: the folder, a file name's value (iops 5000), else the settings, else a file name's word
         words = []
@@ -427,11 +444,12 @@ def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[Sy
             notes.append(f"Filesystem {filesystem}: the name of its subfolder {folder}/.")
         elif folders_vary and len(named) == 1:
             filesystem = named[0]
-            notes.append(f"Filesystem {filesystem}: a word of its subfolder's name {folder}/.")
+            notes.append(f"Filesystem {filesystem}: a word of its subfolder's name {', '.join(f + '/' for f in real)}.")
         elif folders_vary and folder:
-            notes.append(f"Its logs are in the subfolder {folder}/; what that name means is not read from it.")
+            notes.append(f"Its logs are in the subfolder {', '.join(f + '/' for f in real)}; what that name means is "
+                         "not read from it.")
         systems.append(System(id=system_id, label=", ".join(label), rule="; ".join(rule),
-                              runs=[j for j in members if keys[j] == key], folders={folder}, filesystem=filesystem,
+                              runs=[j for j in members if keys[j] == key], folders=set(real), filesystem=filesystem,
                               notes=notes))
     return systems
 
