@@ -27,16 +27,20 @@ FOLDERS = FIXTURES / "import-folders"
 HOST = {"kind": "device", "raid_level": "none", "protocol": "local", "cpu": "2 x Xeon (as the contributor states)",
         "publisher": "Percona"}
 TPCC = '"*": {answers: {test: tpcc}}\n'  # sysbench-tpcc: its logs name no test; the contributor does
+EBS = {**HOST, "product": "Amazon EBS", "vendor": "Amazon Web Services", "kind": "cloud-volume",
+       "device_class": "cloud-volume", "protocol": "not-stated", "volume_service": "aws-ebs"}
 # the mapping of each folder (YAML), the answers for every system, and per system what is left to state
 CASES = {
     "binlog-fs": (TPCC, {**HOST, "product": "Samsung SM863", "vendor": "Samsung"},
                   {"engine": "Percona Server", "compression": "none", "buffer_pool_mib": {"bp60": 61440, "bp70": 71680}}),
-    "myrocks-ec2": (TPCC + '"res-tpcc-mem-GP1.2TB-*": {answers: {product: Amazon EBS gp2, vendor: Amazon Web Services}}\n'
-                    '"res-tpcc-2018-*": {answers: {product: NVMe instance store, vendor: Amazon Web Services}}\n',
-                    HOST, {"engine": "Percona Server", "compression": "none", "buffer_pool_mib": {"bp5": 5120, "bp25": 25600}}),
-    # io1 volumes by provisioned IOPS and gp2 volumes by size: one product; the volumes' type, IOPS and size
-    # (systems[].volume) are not import's to write yet, so this study is on no facet page
-    "cloudio": (TPCC, {**HOST, "product": "Amazon EBS", "vendor": "Amazon Web Services"}, {"engine": "Percona Server"}),
+    # spec/hdd.txt of the real folder: GP2 600GB (res-tpcc-<date>/) and GP2 1200GB (res-tpcc-mem-GP1.2TB-<date>/)
+    "myrocks-ec2": (TPCC + '"res-tpcc-mem-GP1.2TB-*": {answers: {volume_size_gb: 1200}}\n'
+                    '"res-tpcc-2018-*": {answers: {volume_size_gb: 600}}\n',
+                    {**EBS, "volume_type": "gp2"},
+                    {"engine": "Percona Server", "compression": "none", "buffer_pool_mib": {"bp5": 5120, "bp25": 25600}}),
+    # cmd/ and parse.sh of the real folder: io1 volumes by provisioned IOPS, gp2 volumes by size (GB)
+    "cloudio": (TPCC + '"innodb/res_iops*": {answers: {volume_type: io1, provisioned_iops: "{iops}"}}\n'
+                '"innodb/res_sz*": {answers: {volume_type: gp2, volume_size_gb: "{sz}"}}\n', EBS, {"engine": "Percona Server"}),
     "hg-series": ('"res11/*": {id: server-one, label: server one}\n"res12/*": {id: server-two, label: server two}\n',
                   {**HOST, "product": "Intel SSD 320", "vendor": "Intel", "publisher": "MariaDB"},
                   {"engine": "MariaDB", "compression": "none"}),
@@ -120,22 +124,29 @@ def test_binlog_fs_ext4_against_xfs_at_two_buffer_pools(imported):
                                  "thr16/run_tpcc_inno.sh")
 
 
-def test_myrocks_ec2_local_against_ebs_at_two_buffer_pools(imported):
+def _volumes(doc: dict) -> list[tuple]:
+    return [(s["id"], s["label"], s["storage"]["kind"], s["volume"]) for s in doc["systems"]]
+
+
+def test_myrocks_ec2_two_gp2_volume_sizes_at_two_buffer_pools(imported):
     doc = _doc(imported, "myrocks-ec2")
-    assert _systems(doc) == [("bp25", "BP25", None, "NVMe instance store", 25600),
-                             ("bp5", "BP5", None, "NVMe instance store", 5120),
-                             ("mem-gp1-2tb-bp25", "mem-GP1.2TB/BP25", None, "Amazon EBS gp2", 25600),
-                             ("mem-gp1-2tb-bp5", "mem-GP1.2TB/BP5", None, "Amazon EBS gp2", 5120)]
+    gp2 = {"service": "aws-ebs", "type": "gp2"}
+    assert _volumes(doc) == [("bp5", "BP5", "cloud-volume", {**gp2, "size_gb": 600}),
+                             ("bp25", "BP25", "cloud-volume", {**gp2, "size_gb": 600}),
+                             ("mem-gp1-2tb-bp5", "mem-GP1.2TB/BP5", "cloud-volume", {**gp2, "size_gb": 1200}),
+                             ("mem-gp1-2tb-bp25", "mem-GP1.2TB/BP25", "cloud-volume", {**gp2, "size_gb": 1200})]
+    assert [s["database"]["buffer_pool_mib"] for s in doc["systems"]] == [5120, 25600, 5120, 25600]
     assert [(w["id"], w["tool_version"], w["concurrency"]) for w in doc["workloads"]] == [("tpcc", "1.0.13", [16])]
 
 
-def test_cloudio_provisioned_iops_and_volume_sizes_are_systems(imported):
+def test_cloudio_provisioned_iops_and_volume_sizes_from_the_file_names(imported):
     doc = _doc(imported, "cloudio")
-    assert _systems(doc) == [("iops-1000", "iops 1000", None, "Amazon EBS", None),
-                             ("iops-15000", "iops 15000", None, "Amazon EBS", None),
-                             ("iops-5000", "iops 5000", None, "Amazon EBS", None),
-                             ("sz-1000", "sz 1000", None, "Amazon EBS", None),
-                             ("sz-2000", "sz 2000", None, "Amazon EBS", None)]
+    ebs = {"service": "aws-ebs"}
+    assert _volumes(doc) == [("iops-1000", "iops 1000", "cloud-volume", {**ebs, "type": "io1", "provisioned_iops": 1000}),
+                             ("iops-5000", "iops 5000", "cloud-volume", {**ebs, "type": "io1", "provisioned_iops": 5000}),
+                             ("iops-15000", "iops 15000", "cloud-volume", {**ebs, "type": "io1", "provisioned_iops": 15000}),
+                             ("sz-1000", "sz 1000", "cloud-volume", {**ebs, "type": "gp2", "size_gb": 1000}),
+                             ("sz-2000", "sz 2000", "cloud-volume", {**ebs, "type": "gp2", "size_gb": 2000})]
     assert doc["systems"][0]["notes"] == "Grouped by benchdb import: file names' iops=1000."
     assert [(w["id"], w["tool_version"], w["concurrency"]) for w in doc["workloads"]] == [("tpcc", "1.0.15", [16])]
 
@@ -166,11 +177,16 @@ def test_one_build_puts_each_folder_on_its_facet_pages(imported, tmp_path):
     facets = read_facets(layout.export / "data")
     on = {name: sorted(slug for slug, facet in facets.items() if f"folder-{name}" in {s["study"] for s in facet["studies"]})
           for name in CASES}
-    assert on == {"binlog-fs": ["filesystem"], "cloudio": [], "hg-series": [], "myrocks-ec2": ["storage-product"]}
+    assert on == {"binlog-fs": ["filesystem"], "cloudio": ["provisioned-iops", "volume-size"], "hg-series": [],
+                  "myrocks-ec2": ["volume-size"]}
     study = next(s for s in facets["filesystem"]["studies"] if s["study"] == "folder-binlog-fs")
     assert {(p["other"], p["reference"]) for p in study["pairs"]} == {("xfs-bp60", "ext4-bp60"), ("xfs-bp70", "ext4-bp70")}
-    study = next(s for s in facets["storage-product"]["studies"] if s["study"] == "folder-myrocks-ec2")
+    study = next(s for s in facets["volume-size"]["studies"] if s["study"] == "folder-myrocks-ec2")
+    assert {(p["other"], p["reference"]) for p in study["pairs"]} == {("mem-gp1-2tb-bp25", "bp25"), ("mem-gp1-2tb-bp5", "bp5")}
+    study = next(s for s in facets["volume-size"]["studies"] if s["study"] == "folder-cloudio")
+    assert {(p["other"], p["reference"]) for p in study["pairs"]} == {("sz-2000", "sz-1000")}
+    study = next(s for s in facets["provisioned-iops"]["studies"] if s["study"] == "folder-cloudio")
     assert {(p["other"], p["reference"]) for p in study["pairs"]} == {
-        ("mem-gp1-2tb-bp25", "bp25"), ("mem-gp1-2tb-bp5", "bp5")}
+        ("iops-5000", "iops-1000"), ("iops-15000", "iops-1000"), ("iops-15000", "iops-5000")}
     for name in CASES:
         assert (layout.public / "studies" / f"folder-{name}" / "index.html").exists()

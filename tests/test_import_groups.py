@@ -100,8 +100,8 @@ def test_a_provisioned_iops_sweep_is_a_system_a_value_and_a_test_from_the_file_n
     doc = _doc(out)
     assert [(s["id"], s["label"], s["notes"]) for s in doc["systems"]] == [
         ("iops-1000", "EBS io2, iops 1000", "Grouped by benchdb import: file names' iops=1000."),
-        ("iops-15000", "EBS io2, iops 15000", "Grouped by benchdb import: file names' iops=15000."),
-        ("iops-5000", "EBS io2, iops 5000", "Grouped by benchdb import: file names' iops=5000.")]
+        ("iops-5000", "EBS io2, iops 5000", "Grouped by benchdb import: file names' iops=5000."),
+        ("iops-15000", "EBS io2, iops 15000", "Grouped by benchdb import: file names' iops=15000.")]  # as numbers
     assert [(w["id"], w["test"], w["concurrency"]) for w in doc["workloads"]] == [
         ("oltp-point-select", "oltp_point_select", [1, 2, 4]), ("oltp-read-write", "oltp_read_write", [64])]
     assert [(r["id"], r["system"], r["workload"]) for r in doc["results"]] == [

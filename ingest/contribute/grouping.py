@@ -16,7 +16,9 @@ Runs are one system unless they differ in
 A mapping file (``--systems``) overrides it: each entry, a glob of a log's path in the folder or a
 word of its file name, puts the runs it matches in one system; the first entry that matches wins. An
 entry without an id only states facts for the runs it matches (``"*": {answers: {test: tpcc}}``): their
-test where the log names none, and the other answers for their systems.
+test where the log names none, and the other answers for their systems, ``{key}`` in an answer standing
+for the system's value of that key in its file names (``provisioned_iops: "{iops}"``).
+Systems are listed in the order of their folders' and file names' values read as numbers.
 ``--one-system`` makes every run one system, as import did before.
 
 Nested subfolders, or ones named with a date, are labelled by the words that tell them apart
@@ -76,6 +78,7 @@ class System:
     filesystem: str | None = None  # from a subfolder named exactly as a filesystem type
     answers: dict[str, str] = field(default_factory=dict)  # the mapping's answers for it alone
     notes: list[str] = field(default_factory=list)
+    values: dict[str, str] = field(default_factory=dict)  # its file names' keyed values (res_iops5000: iops 5000)
 
 
 @dataclass
@@ -276,6 +279,12 @@ def _name_values(runs: list[dict], tests: list[tuple[str, str]]) -> tuple[list[t
     return out, sorted(set(notes))
 
 
+def _natural(text: str) -> list:
+    """``text`` in pieces that sort as people read them: its numbers as numbers ("bp5" before "bp25")."""
+    return [(0, float(piece), "") if re.fullmatch(r"\d+(?:\.\d+)?", piece) else (1, 0.0, piece)
+            for piece in re.findall(r"\d+(?:\.\d+)?|[^\d]+", text.lower())]
+
+
 def _order(value: str) -> tuple:
     number = re.match(r"\d+(?:\.\d+)?", value)
     return (0, float(number.group()), value) if number else (1, 0.0, value)
@@ -394,12 +403,27 @@ def _give_facts(facts: list[tuple[str, dict]], *, systems: list[System], runs: l
         rest = {k: str(v) for k, v in answers.items() if k != "test"}
         for system in systems:
             if rest and set(system.runs) & set(matched):
-                system.answers = {**rest, **system.answers}
+                system.answers = {**{k: _filled(v, system, pattern=pattern, answer=k) for k, v in rest.items()},
+                                  **system.answers}
+
+
+def _filled(text: str, system: System, *, pattern: str, answer: str) -> str:
+    """An answer with each ``{key}`` replaced by the system's value of that key in its file names
+    (``provisioned_iops: "{iops}"`` for res_iops5000.txt: 5000)."""
+    def value(match: re.Match) -> str:
+        if match.group(1) not in system.values:
+            raise MappingError(f"{pattern!r}: {answer}: {{{match.group(1)}}} is no value of {system.id}'s file names "
+                               f"({', '.join(system.values) or 'it has none'})")
+        return system.values[match.group(1)]
+    return re.sub(r"\{([a-z]+)\}", value, text)
 
 
 def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[System]:
     """The systems of the runs the mapping does not place: one a distinct key (folder, settings, name)."""
-    distinct = sorted({keys[j] for j in members}, key=lambda k: min(j for j in members if keys[j] == k))
+    # in the order of their folders' and file names' values as numbers (iops 1000, 5000, 15000; BP5, BP25)
+    distinct = sorted({keys[j] for j in members}, key=lambda k: ([_natural(p) for p in k[0].split("/")],
+                                                                  [(n, _natural(v)) for n, v in k[2]],
+                                                                  min(j for j in members if keys[j] == k)))
     if len(distinct) <= 1:
         if not members:
             return []
@@ -450,7 +474,7 @@ def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[Sy
                          "not read from it.")
         systems.append(System(id=system_id, label=", ".join(label), rule="; ".join(rule),
                               runs=[j for j in members if keys[j] == key], folders=set(real), filesystem=filesystem,
-                              notes=notes))
+                              notes=notes, values={k: v for k, v in name if not k.startswith("#")}))
     return systems
 
 

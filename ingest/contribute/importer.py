@@ -53,6 +53,7 @@ QUESTIONS = {
 MDADM = re.compile(r"^\s*(Raid Level|Raid Devices|Chunk Size)\s*:\s*(\S+)\s*$")
 # a member line of mdadm --detail: "   0     259        1        0      active sync set-A   /dev/nvme0n1p1"
 MDADM_MEMBER = re.compile(r"^\s*\d+\s+\d+\s+\d+\s+(?:\d+|-)\s+.*?/dev/(\S+)\s*$")
+NUMBER = re.compile(r"\d+\.\d+")
 TREE = re.compile(r"^[\s│├└─`|-]+")  # lsblk's tree in front of a partition's name
 
 
@@ -336,8 +337,10 @@ def _system(found: Found, system: System, *, answers: dict[str, str], several: b
     elif several and system.label and answers.get("label"):
         label = f"{answers['label']}, {system.label}"
     out = {"id": system.id, "label": label,
-           "storage": {"product": ask("product"), "vendor": ask("vendor"), "kind": ask("kind")},
+           "storage": {"product": ask("product"), "vendor": ask("vendor"), "kind": ask("kind"),
+                       **({"device_class": answers["device_class"]} if answers.get("device_class") else {})},
            "protocol": ask("protocol"),
+           **({"volume": _volume(answers)} if answers.get("volume_service") or answers.get("volume_type") else {}),
            **({"filesystem": {"type": system.filesystem}} if system.filesystem else {}),
            "database": database, "host": {"cpu": ask("cpu")}}
     raid, raid_cited = _raid(found.raid)
@@ -361,6 +364,18 @@ def _system(found: Found, system: System, *, answers: dict[str, str], several: b
     if notes:
         out["notes"] = " ".join(notes)
     return out
+
+
+def _volume(answers: dict[str, str]) -> dict:
+    """The cloud volume a --systems mapping's answers state (volume_service, volume_type, volume_size_gb,
+    provisioned_iops, provisioned_mb_s); a figure that is no plain number stays text, for validate to name."""
+    def number(text: str | None):
+        return None if text is None else int(text) if text.isdigit() else float(text) if NUMBER.fullmatch(text) else text
+
+    volume = {"service": answers.get("volume_service") or TO_BE_STATED, "type": answers.get("volume_type") or TO_BE_STATED,
+              "size_gb": number(answers.get("volume_size_gb")), "provisioned_iops": number(answers.get("provisioned_iops")),
+              "provisioned_throughput_mb_s": number(answers.get("provisioned_mb_s"))}
+    return {k: v for k, v in volume.items() if v is not None}
 
 
 def _trace_system(trace: dict, systems: list[System]) -> str:
