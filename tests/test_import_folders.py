@@ -41,6 +41,8 @@ CASES = {
     # cmd/ and parse.sh of the real folder: io1 volumes by provisioned IOPS, gp2 volumes by size (GB)
     "cloudio": (TPCC + '"innodb/res_iops*": {answers: {volume_type: io1, provisioned_iops: "{iops}"}}\n'
                 '"innodb/res_sz*": {answers: {volume_type: gp2, volume_size_gb: "{sz}"}}\n', EBS, {"engine": "Percona Server"}),
+    "hg-charsets": (None, {**HOST, "product": "Intel SSD 320", "vendor": "Intel", "publisher": "MariaDB"},
+                    {"engine": "MariaDB", "compression": "none"}),
     "hg-series": ('"res11/*": {id: server-one, label: server one}\n"res12/*": {id: server-two, label: server two}\n',
                   {**HOST, "product": "Intel SSD 320", "vendor": "Intel", "publisher": "MariaDB"},
                   {"engine": "MariaDB", "compression": "none"}),
@@ -64,9 +66,9 @@ def _state(out: Path, stated: dict) -> dict:
 def imported(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("import-folders")
     for name, (mapping, answers, stated) in CASES.items():
-        (root / f"{name}.yaml").write_text(mapping, encoding="utf-8")
+        (root / f"{name}.yaml").write_text(mapping or "", encoding="utf-8")
         out = root / "data" / f"folder-{name}"
-        import_folder(FOLDERS / name, out=out, answers=answers, mapping=read_mapping(root / f"{name}.yaml"))
+        import_folder(FOLDERS / name, out=out, answers=answers, mapping=mapping and read_mapping(root / f"{name}.yaml"))
         _state(out, stated)
     return root / "data"
 
@@ -169,6 +171,24 @@ def test_hg_series_servers_and_flushing_settings_read_only_apart_from_read_write
         ("server-one", "oltp-read-write"), ("server-two", "oltp-read-only"), ("server-two", "oltp-read-write")]
 
 
+def test_hg_charsets_long_and_short_ranges_are_two_workloads_in_every_server_s_folder(imported):
+    """<charset>/res0N/sysbench.ro.{long,short}.8.res: four systems (charset and server), and long and short
+    two workloads of one test, as each folder holds both; my.cnf.02, a symbolic link to my.cnf.01, is named
+    and not followed, so my.cnf.01 applies to every run of its charset's folder."""
+    doc = _doc(imported, "hg-charsets")
+    assert [(s["id"], s["label"], s["database"]["buffer_pool_mib"]) for s in doc["systems"]] == [
+        ("latin1-res01", "latin1/res01", 512), ("latin1-res02", "latin1/res02", 512),
+        ("utf8mb4-general-res01", "utf8mb4-general/res01", 512), ("utf8mb4-general-res02", "utf8mb4-general/res02", 512)]
+    assert [(w["id"], w["test"], w["concurrency"], w["notes"]) for w in doc["workloads"]] == [
+        ("oltp-read-only-long", "oltp_read_only", [8], "The runs whose file names say long."),
+        ("oltp-read-only-short", "oltp_read_only", [8], "The runs whose file names say short.")]
+    assert [(r["path"], r["system"], r["workload"]) for r in doc["results"]][:2] == [
+        ("artifacts/latin1-res01-sysbench.ro.long.8.res", "latin1-res01", "oltp-read-only-long"),
+        ("artifacts/latin1-res01-sysbench.ro.short.8.res", "latin1-res01", "oltp-read-only-short")]
+    found, _ = survey(FOLDERS / "hg-charsets")
+    assert ("latin1/my.cnf.02", "a symbolic link (not followed)") in found.skipped
+
+
 def test_one_build_puts_each_folder_on_its_facet_pages(imported, tmp_path):
     layout = copy_project(tmp_path / "project")
     for out in sorted(imported.iterdir()):
@@ -177,7 +197,8 @@ def test_one_build_puts_each_folder_on_its_facet_pages(imported, tmp_path):
     facets = read_facets(layout.export / "data")
     on = {name: sorted(slug for slug, facet in facets.items() if f"folder-{name}" in {s["study"] for s in facet["studies"]})
           for name in CASES}
-    assert on == {"binlog-fs": ["filesystem"], "cloudio": ["provisioned-iops", "volume-size"], "hg-series": [],
+    assert on == {"binlog-fs": ["filesystem"], "cloudio": ["provisioned-iops", "volume-size"], "hg-charsets": [],
+                  "hg-series": [],
                   "myrocks-ec2": ["volume-size"]}
     study = next(s for s in facets["filesystem"]["studies"] if s["study"] == "folder-binlog-fs")
     assert {(p["other"], p["reference"]) for p in study["pairs"]} == {("xfs-bp60", "ext4-bp60"), ("xfs-bp70", "ext4-bp70")}

@@ -87,6 +87,7 @@ class Grouping:
     tests: list[tuple[str, str]]  # each run's test and where it was read ("log", a script, "file name")
     notes: list[str] = field(default_factory=list)  # what was not taken as a system's difference, and why
     unapplied: list[str] = field(default_factory=list)  # settings files that apply to no run
+    variants: list[str] = field(default_factory=list)  # each run's workload variant: its file name's words ("long")
 
 
 def slug(text: str) -> str:
@@ -227,7 +228,7 @@ def _name_values(runs: list[dict], tests: list[tuple[str, str]]) -> tuple[list[t
         for test in TESTS_IN_NAMES:
             stem = re.sub(rf"(?:^|(?<=[^a-z0-9])){test}(?=[^a-z0-9]|$)", " ", stem.replace("-", "_")).replace("_", " ")
         items, shape, position = [], [], 0
-        for word in stem.replace("_", " ").replace("-", " ").split():
+        for word in (w for w in FOLDER_WORD.split(stem) if w):  # dots split too, not those of 1.2 or 10.6
             m = KEYED.match(word)
             if m and m.group(1):
                 key, value = m.group(1), m.group(2) + m.group(3)
@@ -306,6 +307,8 @@ def group(*, runs: list[dict], reads: list[tuple[str, Read]], root: Path,
         notes.append(f"folder(s) {', '.join(p + '/' for p in cleaned)}: the dates and repetitions' numbers in their "
                      "names, not systems")
     settings = [tuple(sorted((n, s.value) for n, s in in_effect(rr)[0].items())) for rr in run_reads]
+    names, variants, note = _variants(names, homes=[(_kin(r["source"]), settings[j]) for j, r in enumerate(runs)])
+    notes += note
     keys = [("", (), ()) if one_system else (_kin(r["source"]), settings[j], names[j]) for j, r in enumerate(runs)]
     placing = [(pattern, spec) for pattern, spec in mapping or [] if "id" in spec]
     facts = [(pattern, spec["answers"]) for pattern, spec in mapping or [] if "id" not in spec]
@@ -346,7 +349,24 @@ def group(*, runs: list[dict], reads: list[tuple[str, Read]], root: Path,
     if len(set(ids)) < len(ids):
         raise MappingError(f"two systems have the id {next(i for i in ids if ids.count(i) > 1)!r}: give each its own")
     unapplied = [read.files[0] for k, (_, read) in enumerate(reads) if not applies[k]]
-    return Grouping(systems=systems, tests=tests, notes=notes, unapplied=unapplied)
+    return Grouping(systems=systems, tests=tests, notes=notes, unapplied=unapplied, variants=variants)
+
+
+def _variants(names: list[tuple], *, homes: list[tuple]) -> tuple[list[tuple], list[str], list[str]]:
+    """The words of file names that tell workloads apart, not systems: a varying word (not a keyed value
+    such as iops5000) of which every folder (with its settings), of several, holds each value
+    (res01/sysbench.ro.long.8.res and res01/sysbench.ro.short.8.res, likewise in res02/...)."""
+    slots: dict[str, dict] = {}
+    for j, name in enumerate(names):
+        for key, value in name:
+            if key.startswith("#"):
+                slots.setdefault(key, {}).setdefault(homes[j], set()).add(value)
+    taken = sorted(key for key, by_home in slots.items() if len(by_home) > 1 and len(set(homes)) == len(by_home)
+                   and len({frozenset(v) for v in by_home.values()}) == 1 and len(next(iter(by_home.values()))) > 1)
+    variants = ["-".join(v for k, v in name if k in taken) for name in names]
+    notes = [f"file names' {', '.join(sorted(set().union(*slots[k].values()), key=_order))}: workloads, as every folder "
+             "holds each" for k in taken]
+    return [tuple((k, v) for k, v in name if k not in taken) for name in names], variants, notes
 
 
 # a date or time in a folder's name (res-tpcc-2018-04-17-15-46, run_20240501_1200): when, not what
@@ -482,7 +502,8 @@ def describe(grouping: Grouping, *, runs: list[dict]) -> list[str]:
     """The grouping in words, a line each: printed before the bundle is written."""
     lines = [f"{len(grouping.systems)} system(s):"]
     for s in grouping.systems:
-        tests = sorted({grouping.tests[j][0] for j in s.runs})
+        tests = sorted({" ".join(filter(None, (grouping.tests[j][0], (grouping.variants or [""] * len(runs))[j])))
+                        for j in s.runs})
         lines.append(f"  {s.id} ({s.label or 'the only system'}): {s.rule}; {len(s.runs)} run(s) of "
                      f"{', '.join(tests)}: " + ", ".join(sorted({runs[j]['source'] for j in s.runs})))
     lines += [f"  not a system's difference: {note}" for note in grouping.notes]

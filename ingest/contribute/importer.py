@@ -396,17 +396,20 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
     several = len(grouping.systems) > 1
     systems = [_system(found, s, answers=answers, several=several) for s in grouping.systems]
     system_of = {j: s.id for s in grouping.systems for j in s.runs}
-    for r, (test, _) in zip(found.runs, grouping.tests):  # TO BE STATED where nothing names it (0.5's Lua)
-        r["test"] = test
-    tests = sorted({r["test"] for r in found.runs})
-    named = [t for t in tests if t != TO_BE_STATED]
-    workloads = [{"id": _slug(test) if test != TO_BE_STATED else "sysbench", "tool": "sysbench", "test": test,
+    variants = grouping.variants or [""] * len(found.runs)
+    for r, (test, _), variant in zip(found.runs, grouping.tests, variants):  # TO BE STATED where nothing names it
+        r["test"], r["variant"] = test, variant
+        r["workload"] = _slug(f"{test} {variant}") if test != TO_BE_STATED else _slug(f"sysbench {variant}")
+    kinds = sorted({(r["test"], r["variant"], r["workload"]) for r in found.runs})
+    named = sorted({t for t, _, _ in kinds if t != TO_BE_STATED})
+    workloads = [{"id": workload, "tool": "sysbench", "test": test,
                   "tool_version": ", ".join(sorted({r["run"]["sysbench_version"] for r in found.runs
-                                                    if r["test"] == test and r["run"].get("sysbench_version")}))
+                                                    if r["workload"] == workload and r["run"].get("sysbench_version")}))
                   or None,
                   "concurrency": sorted({r["run"]["threads"] for r in found.runs
-                                         if r["test"] == test and r["run"]["threads"]})}
-                 for test in tests]
+                                         if r["workload"] == workload and r["run"]["threads"]}),
+                  "notes": f"The runs whose file names say {variant}." if variant else None}
+                 for test, variant, workload in kinds]
     workloads = [{k: v for k, v in w.items() if v not in (None, [])} for w in workloads]
     results, ids = [], set()
     for j, r in enumerate(found.runs):
@@ -415,7 +418,7 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
             run_id += "-x"
         ids.add(run_id)
         result = {"type": "artifact", "id": run_id, "format": "sysbench", "path": f"artifacts/{r['name']}",
-                  "system": system_of[j], "workload": _slug(r["test"]) if r["test"] != TO_BE_STATED else "sysbench"}
+                  "system": system_of[j], "workload": r["workload"]}
         if not r["run"]["complete"]:
             result["incomplete"] = True
         results.append(result)
