@@ -41,6 +41,14 @@ CASES = {
     # cmd/ and parse.sh of the real folder: io1 volumes by provisioned IOPS, gp2 volumes by size (GB)
     "cloudio": (TPCC + '"innodb/res_iops*": {answers: {volume_type: io1, provisioned_iops: "{iops}"}}\n'
                 '"innodb/res_sz*": {answers: {volume_type: gp2, volume_size_gb: "{sz}"}}\n', EBS, {"engine": "Percona Server"}),
+    # README and run.sh of the real folder: Aurora against RDS MySQL on r5.xlarge, sysbench-tpcc
+    "aurora": (TPCC + '"res-tpcc-Aurora-*": {answers: {product: Amazon Aurora storage}}\n'
+               '"res-tpcc-RDS-*": {answers: {product: Amazon EBS}}\n',
+               {**HOST, "vendor": "Amazon Web Services", "kind": "storage-array", "protocol": "not-stated"},
+               {"engine": "MySQL", "compression": "none", "buffer_pool_mib": {"1": 23552}}),
+    # params.txt of the real folder: ps8 on node1, mysql8 on node3, both on SSD; io<N>: innodb_io_capacity
+    "checkpoint": (None, {**HOST, "product": "SSD (as params.txt says)", "vendor": "not stated"},
+                   {"engine": "Percona Server", "compression": "none", "buffer_pool_mib": 143360}),
     "hg-charsets": (None, {**HOST, "product": "Intel SSD 320", "vendor": "Intel", "publisher": "MariaDB"},
                     {"engine": "MariaDB", "compression": "none"}),
     "hg-series": ('"res11/*": {id: server-one, label: server one}\n"res12/*": {id: server-two, label: server two}\n',
@@ -117,9 +125,9 @@ def test_binlog_fs_ext4_against_xfs_at_two_buffer_pools(imported):
                         "res-tpcc-inno-XFS-full-binlog-sync1-try2-2018-04-20-18-43/: the dates and repetitions' numbers in "
                         "their names, not systems")
     assert lines[6:8] == [
-        "  cnf/my-rocks.cnf: a settings file of several in its folder whose name shares no word with a log's: "
+        "  cnf/my-rocks.cnf: a settings file whose name shares no word with a log's or its folder's: "
         "applied to no run",
-        "  cnf/my.cnf: a settings file of several in its folder whose name shares no word with a log's: applied to no run"]
+        "  cnf/my.cnf: a settings file whose name shares no word with a log's or its folder's: applied to no run"]
     assert lines[8] == ("  test tpcc: from the script res-tpcc-inno-EXT4-full-binlog-sync1-2018-04-17-11-53/mysql57.BP60/"
                         "thr16/run_tpcc_inno.sh")
     assert grouping.tests[0] == ("tpcc", "script res-tpcc-inno-EXT4-full-binlog-sync1-2018-04-17-11-53/mysql57.BP60/"
@@ -173,12 +181,13 @@ def test_hg_series_servers_and_flushing_settings_read_only_apart_from_read_write
 
 def test_hg_charsets_long_and_short_ranges_are_two_workloads_in_every_server_s_folder(imported):
     """<charset>/res0N/sysbench.ro.{long,short}.8.res: four systems (charset and server), and long and short
-    two workloads of one test, as each folder holds both; my.cnf.02, a symbolic link to my.cnf.01, is named
-    and not followed, so my.cnf.01 applies to every run of its charset's folder."""
+    two workloads of one test, as each folder holds both; my.cnf.01 applies to res01/'s runs (its number), and
+    my.cnf.02, a symbolic link to my.cnf.01, is named and not followed: res02/'s settings are the contributor's
+    to state."""
     doc = _doc(imported, "hg-charsets")
-    assert [(s["id"], s["label"], s["database"]["buffer_pool_mib"]) for s in doc["systems"]] == [
-        ("latin1-res01", "latin1/res01", 512), ("latin1-res02", "latin1/res02", 512),
-        ("utf8mb4-general-res01", "utf8mb4-general/res01", 512), ("utf8mb4-general-res02", "utf8mb4-general/res02", 512)]
+    assert [(s["id"], s["label"], s["database"].get("buffer_pool_mib")) for s in doc["systems"]] == [
+        ("latin1-res01", "latin1/res01", 512), ("latin1-res02", "latin1/res02", None),
+        ("utf8mb4-general-res01", "utf8mb4-general/res01", 512), ("utf8mb4-general-res02", "utf8mb4-general/res02", None)]
     assert [(w["id"], w["test"], w["concurrency"], w["notes"]) for w in doc["workloads"]] == [
         ("oltp-read-only-long", "oltp_read_only", [8], "The runs whose file names say long."),
         ("oltp-read-only-short", "oltp_read_only", [8], "The runs whose file names say short.")]
@@ -189,6 +198,29 @@ def test_hg_charsets_long_and_short_ranges_are_two_workloads_in_every_server_s_f
     assert ("latin1/my.cnf.02", "a symbolic link (not followed)") in found.skipped
 
 
+def test_aurora_s_variables_apply_to_its_runs_and_another_server_s_my_cnf_to_none(imported):
+    """aurora.variables.txt (SHOW VARIABLES, its tabs expanded into spaces) at the top applies to the runs of
+    res-tpcc-Aurora-.../ alone, as its name says; my-mgr.cnf names no folder of runs and applies to none."""
+    doc = _doc(imported, "aurora")
+    assert [(s["id"], s["storage"]["product"], s["database"].get("version"), s["database"].get("doublewrite"))
+            for s in doc["systems"]] == [
+        ("res-tpcc-aurora-3nodes-db-r5-xlarge-1", "Amazon Aurora storage", "5.7.12", False),
+        ("res-tpcc-rds-3nodes-r5-xlarge-1", "Amazon EBS", None, None)]
+    assert "innodb_doublewrite = OFF (artifacts/aurora.variables.txt line 3)" in doc["systems"][0]["notes"]
+    found, grouping = survey(FOLDERS / "aurora", mapping=read_mapping(imported.parent / "aurora.yaml"))
+    assert grouping.unapplied == ["my-mgr.cnf"]
+
+
+def test_checkpoint_hosts_and_io_capacity_with_a_repeated_run(imported):
+    """res-tpcc-<host>-<date>[-r2]/io<N>.BP140.threads16.bpi32/: systems by host and io<N>, named by what tells
+    them apart; the -r2 folder repeats its system's run."""
+    doc = _doc(imported, "checkpoint")
+    assert [(s["id"], s["label"]) for s in doc["systems"]] == [
+        ("node1-io6000", "node1/io6000"), ("node1-io7000", "node1/io7000"), ("node3-io7000", "node3/io7000")]
+    assert sorted((r["system"], r["workload"]) for r in doc["results"]) == [
+        ("node1-io6000", "tpcc"), ("node1-io7000", "tpcc"), ("node1-io7000", "tpcc"), ("node3-io7000", "tpcc")]
+
+
 def test_one_build_puts_each_folder_on_its_facet_pages(imported, tmp_path):
     layout = copy_project(tmp_path / "project")
     for out in sorted(imported.iterdir()):
@@ -197,7 +229,8 @@ def test_one_build_puts_each_folder_on_its_facet_pages(imported, tmp_path):
     facets = read_facets(layout.export / "data")
     on = {name: sorted(slug for slug, facet in facets.items() if f"folder-{name}" in {s["study"] for s in facet["studies"]})
           for name in CASES}
-    assert on == {"binlog-fs": ["filesystem"], "cloudio": ["provisioned-iops", "volume-size"], "hg-charsets": [],
+    assert on == {"aurora": [], "binlog-fs": ["filesystem"], "checkpoint": [],
+                  "cloudio": ["provisioned-iops", "volume-size"], "hg-charsets": [],
                   "hg-series": [],
                   "myrocks-ec2": ["volume-size"]}
     study = next(s for s in facets["filesystem"]["studies"] if s["study"] == "folder-binlog-fs")

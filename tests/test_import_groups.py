@@ -287,7 +287,7 @@ def test_a_settings_file_of_several_that_names_no_log_applies_to_none_and_is_sai
     assert [s.id for s in grouping.systems] == ["innodb-doublewrite-off", "innodb-doublewrite-on"]
     assert grouping.unapplied == ["vars-dwmaybe.txt"]
     assert describe(grouping, runs=found.runs)[-1] == (
-        "  vars-dwmaybe.txt: a settings file of several in its folder whose name shares no word with a log's: "
+        "  vars-dwmaybe.txt: a settings file whose name shares no word with a log's or its folder's: "
         "applied to no run")
 
 

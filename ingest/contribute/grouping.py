@@ -216,8 +216,33 @@ def _applies(reads: list[tuple[str, Read]], runs: list[dict]) -> list[list[int]]
             words = [set(_words(PurePosixPath(reads[k][1].files[0]).stem)) for k in alike]
             own = words[alike.index(i)] - set.intersection(*words)
             mine = [j for j in mine if own & set(_words(PurePosixPath(runs[j]["source"]).stem))]
+        elif read.files[0] not in included:
+            mine = _named_in_folders(read.files[0], runs=runs, mine=mine, home=homes[i])
         out.append(mine)
     return out
+
+
+# words of a settings file's name that say what it is, not whose it is
+SETTINGS_WORDS = {"my", "cnf", "conf", "ini", "variables", "vars", "global", "status", "settings", "server", "mysqld",
+                  "show", "txt", "log", "sh", "run", "start", "config", "options"}
+
+
+def _named_in_folders(rel: str, *, runs: list[dict], mine: list[int], home: str) -> list[int]:
+    """The runs a settings file of a folder above all of theirs applies to: where its name has words beyond
+    what it is (aurora.variables.txt: aurora; my-mgr.cnf: mgr), the runs whose folders below it have one of
+    them as a word (res-tpcc-Aurora-3nodes/), and none when no folder has (it is another server's);
+    otherwise every run."""
+    own = {w.lower() for w in FOLDER_WORD.split(PurePosixPath(rel).name) if w} - SETTINGS_WORDS
+    if not own or any(_parent(runs[j]["source"]) == home for j in mine):
+        return mine
+    below = {j: _with_numbers(_folder_words(_parent(runs[j]["source"])[len(home):])) for j in mine}
+    return [j for j in mine if own & below[j]]
+
+
+def _with_numbers(words: list[str]) -> set[str]:
+    """Words, and the number of each word that is a name and a number (res01: res01 and 01)."""
+    out = {w.lower() for w in words}
+    return out | {m.group(2) for w in out if (m := KEYED.match(w)) and m.group(1)}
 
 
 def _name_values(runs: list[dict], tests: list[tuple[str, str]]) -> tuple[list[tuple], list[str]]:
@@ -507,7 +532,7 @@ def describe(grouping: Grouping, *, runs: list[dict]) -> list[str]:
         lines.append(f"  {s.id} ({s.label or 'the only system'}): {s.rule}; {len(s.runs)} run(s) of "
                      f"{', '.join(tests)}: " + ", ".join(sorted({runs[j]['source'] for j in s.runs})))
     lines += [f"  not a system's difference: {note}" for note in grouping.notes]
-    lines += [f"  {rel}: a settings file of several in its folder whose name shares no word with a log's: applied "
+    lines += [f"  {rel}: a settings file whose name shares no word with a log's or its folder's: applied "
               "to no run" for rel in grouping.unapplied]
     guessed = sorted({(t, how) for t, how in grouping.tests if how not in ("log",)})
     lines += [f"  test {t}: from the {how}" if how != "nothing names it" else "  a test that nothing names: to be stated"

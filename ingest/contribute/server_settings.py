@@ -25,7 +25,8 @@ INSTANCE_GROUP = re.compile(r"^mysqld(\d+)$")  # mysqld_multi's [mysqld1], [mysq
 GROUP = re.compile(r"^\s*\[([^\]]+)\]\s*(?:[#;].*)?$")
 OPTION = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(?:=\s*(.*?))?\s*$")
 INCLUDE = re.compile(r"^\s*!(include|includedir)\s+(\S.*?)\s*$")
-VARIABLE = re.compile(r"^\|?\s*([a-z_][a-z0-9_]*)\s*(?:\t|\|)\s*(.*?)\s*\|?\s*$")  # mariadb -B, or the client's table
+# mariadb -B, the client's table, or columns its tabs were expanded into (two spaces or more)
+VARIABLE = re.compile(r"^\|?\s*([a-z_][a-z0-9_]*)\s*(?:\t|\||\s{2,})\s*(.*?)\s*\|?\s*$")
 SERVER_COMMAND = re.compile(r"(?:^|[\s/;&|(])(mysqld|mariadbd|mysqld_safe|mariadbd-safe)\b(.*)$")
 COMMAND_OPTION = re.compile(r"--(?:loose[-_])?([A-Za-z][A-Za-z0-9_-]*)=(\"[^\"]*\"|'[^']*'|\S+)")
 UNITS = {"K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6}
