@@ -49,6 +49,11 @@ CASES = {
     # params.txt of the real folder: ps8 on node1, mysql8 on node3, both on SSD; io<N>: innodb_io_capacity
     "checkpoint": (None, {**HOST, "product": "SSD (as params.txt says)", "vendor": "not stated"},
                    {"engine": "Percona Server", "compression": "none", "buffer_pool_mib": 143360}),
+    # a cloud vendor's parser fixtures: what ran where is not in them; the test is PKB's oltp.lua (read-write)
+    "pkb-tests-data": ('"sysbench-output-sample.txt": {answers: {test: oltp_read_write}}\n',
+                       {**HOST, "product": "not stated", "vendor": "not stated", "kind": "not-stated",
+                        "protocol": "not-stated", "publisher": "PerfKitBenchmarker authors", "label": "PKB sample"},
+                       {"engine": "MySQL", "compression": "none"}),
     "hg-charsets": (None, {**HOST, "product": "Intel SSD 320", "vendor": "Intel", "publisher": "MariaDB"},
                     {"engine": "MariaDB", "compression": "none"}),
     "hg-series": ('"res11/*": {id: server-one, label: server one}\n"res12/*": {id: server-two, label: server two}\n',
@@ -221,6 +226,17 @@ def test_checkpoint_hosts_and_io_capacity_with_a_repeated_run(imported):
         ("node1-io6000", "tpcc"), ("node1-io7000", "tpcc"), ("node1-io7000", "tpcc"), ("node3-io7000", "tpcc")]
 
 
+def test_a_cloud_vendor_s_fixtures_give_their_one_sysbench_run_and_name_every_other_file(imported):
+    doc = _doc(imported, "pkb-tests-data")
+    assert [(s["id"], s["label"]) for s in doc["systems"]] == [("system", "PKB sample")]
+    assert [(w["id"], w["test"], w["tool_version"], w["concurrency"]) for w in doc["workloads"]] == [
+        ("oltp-read-write", "oltp_read_write", "0.5", [16])]
+    found, _ = survey(FOLDERS / "pkb-tests-data")
+    assert [name for name, _ in found.skipped] == [
+        "bonnie-plus-plus-sample.txt", "fio/fio-parser-sample-result.json", "fio.job", "hammerdb/hammerdbcli_tpcc.log",
+        "iperf_results.txt"]
+
+
 def test_one_build_puts_each_folder_on_its_facet_pages(imported, tmp_path):
     layout = copy_project(tmp_path / "project")
     for out in sorted(imported.iterdir()):
@@ -232,7 +248,7 @@ def test_one_build_puts_each_folder_on_its_facet_pages(imported, tmp_path):
     assert on == {"aurora": [], "binlog-fs": ["filesystem"], "checkpoint": [],
                   "cloudio": ["provisioned-iops", "volume-size"], "hg-charsets": [],
                   "hg-series": [],
-                  "myrocks-ec2": ["volume-size"]}
+                  "myrocks-ec2": ["volume-size"], "pkb-tests-data": []}
     study = next(s for s in facets["filesystem"]["studies"] if s["study"] == "folder-binlog-fs")
     assert {(p["other"], p["reference"]) for p in study["pairs"]} == {("xfs-bp60", "ext4-bp60"), ("xfs-bp70", "ext4-bp70")}
     study = next(s for s in facets["volume-size"]["studies"] if s["study"] == "folder-myrocks-ec2")
