@@ -137,7 +137,10 @@ Metric = Literal[
     "tps", "qps", "oet", "latency_avg_ms", "latency_avg_s", "latency_p95_ms", "latency_p99_ms",
     "rebuild_mb_s", "rebuild_duration_s", "cpu_util_pct", "compression_ratio", "space_used_gb", "space_used_tb",
     "ops_per_10s", "writes_s",
+    "fileio_reads_s", "fileio_writes_s", "fsyncs_s", "read_mib_s", "written_mib_s", "requests_s", "transferred_mib_s",
 ]
+# sysbench fileio's --file-test-mode: a fileio workload's test
+FileTestMode = Literal["seqwr", "seqrewr", "seqrd", "rndrd", "rndwr", "rndrw"]
 
 
 class Model(BaseModel):
@@ -272,6 +275,23 @@ class System(Model):
     notes: Text | None = None
 
 
+class FileTest(Model):
+    """The options of a sysbench fileio test, as its log prints them (sb_fileio.c file_print_mode); the
+    workload's test is the --file-test-mode."""
+
+    total_size_mib: Annotated[float, Field(gt=0)] = Field(description='The files\' total size in MiB ("2GiB total file size": 2048)')
+    block_size_kib: Annotated[float, Field(gt=0)] = Field(description='The block size in KiB ("Block size 16KiB": 16)')
+    fsync_every: Annotated[int, Field(ge=0, le=INT_MAX)] = Field(
+        description='fsync() after this many requests ("Periodic FSYNC enabled, calling fsync() each 100 requests."); 0: off')
+    fsync_end: bool = Field(description='"Calling fsync() at the end of test, Enabled."')
+    fsync_all: bool = Field(description='"Calling fsync() after each write operation."')
+    o_direct: bool | None = Field(
+        description='Whether the files are opened with O_DIRECT ("Extra file open flags: directio"); None where the '
+                    'log does not say (0.4 prints the flags as a number of the platform\'s)')
+    io_mode: Literal["synchronous", "asynchronous", "slow mmaped", "fast mmaped"] = Field(
+        description='"Using synchronous I/O mode"')
+
+
 class Workload(Model):
     id: Id
     tool: Text
@@ -285,6 +305,8 @@ class Workload(Model):
     concurrency: list[Positive] = []
     duration_s: Positive | None = None
     client: Host | None = Field(None, description="The machine the benchmark tool ran on, when not the database host")
+    file_test: FileTest | None = Field(
+        None, description="For a sysbench fileio workload (test: its --file-test-mode): the file-test options its logs print")
     notes: Text | None = None
 
 

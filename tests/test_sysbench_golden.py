@@ -31,14 +31,18 @@ def F(ea, es, ta, ts):
     return {"events_avg": ea, "events_stddev": es, "time_avg": ta, "time_stddev": ts}
 
 
-def FIO(latency, **kw):  # a fileio run's "fileio" figures, every key; latency: (min, avg, max, {rank: ms})
+def FIO(latency, options, **kw):  # a fileio run's "fileio" figures, every key; latency: (min, avg, max, {rank: ms})
     base = dict.fromkeys(("reads_s", "writes_s", "fsyncs_s", "read_mib_s", "written_mib_s", "reads", "writes",
                           "other", "total", "read_mib", "written_mib", "transferred_mib", "transferred_mib_s",
                           "requests_s"))
-    base.update(kw)
+    base.update(kw, options=options)
     mn, avg, mx, pcts = latency
     base["latency_ms"] = {"min": mn, "avg": avg, "max": mx, "percentiles": pcts}
     return base
+
+
+def OPT(**kw):  # a fileio run's options (sb_fileio.c file_print_mode); the fixtures' fsync and I/O settings
+    return {"fsync_every": 100, "fsync_end": True, "fsync_all": False, "io_mode": "synchronous", **kw}
 
 
 GOLDEN = {
@@ -133,7 +137,11 @@ GOLDEN = {
         latency_ms=L(0.00, 0.58, 70.02, 29915.68, p95=1.64),
         fairness=F(51268.0, 0.0, 29.9157, 0.0), intervals=0, warnings=[],
         # "File operations:" reads/s 447.81, writes/s 298.54, fsyncs/s 958.51; "Throughput:" 7.00 and 4.66 MiB/s
-        fileio=FIO((0.00, 0.58, 70.02, {"95": 1.64}), reads_s=447.81, writes_s=298.54, fsyncs_s=958.51,
+        # its options, lines 8-17: "(none)", "128 files, 8MiB each", "1GiB total file size", "Block size 16KiB",
+        # fsync() each 100 requests and at the end (no "after each write" line), synchronous, "random r/w"
+        fileio=FIO((0.00, 0.58, 70.02, {"95": 1.64}),
+                   OPT(extra_flags="(none)", o_direct=False, files=128, file_size_mib=8, total_size="1GiB",
+                       total_size_mib=1024, block_size="16KiB", block_size_kib=16, mode="rndrw"), reads_s=447.81, writes_s=298.54, fsyncs_s=958.51,
                    read_mib_s=7.00, written_mib_s=4.66)),
     "web-1.1.0-cpu-p99-systemd-run-interleaved.log": dict(
         sysbench_version="1.1.0-df89d34c410a", test="cpu", kind="cpu", complete=True, threads=4,
@@ -213,7 +221,11 @@ GOLDEN = {
                           "written": "62.5Mb", "transferred": "156.25Mb", "per second": "5.2083Mb",
                           "requests/s": 333.33},
         # the same lines as fileio figures, the "Mb" sizes (MiB: sb_print_value_size divides by 1024) as MiB
-        fileio=FIO((0.01, 11.97, 310.55, {"95": 45.12}), reads=6000, writes=4000, other=12800, total=22800,
+        # its options, lines 6-15: flags "0" (%x: none), "128 files, 16Mb each", "2Gb total file size",
+        # "Block size 16Kb" (0.4's Mb and Kb are MiB and KiB), fsync each 100 and at the end, "random r/w"
+        fileio=FIO((0.01, 11.97, 310.55, {"95": 45.12}),
+                   OPT(extra_flags="0", o_direct=False, files=128, file_size_mib=16, total_size="2Gb",
+                       total_size_mib=2048, block_size="16Kb", block_size_kib=16, mode="rndrw"), reads=6000, writes=4000, other=12800, total=22800,
                    read_mib=93.75, written_mib=62.5, transferred_mib=156.25, transferred_mib_s=5.2083,
                    requests_s=333.33),
         warnings=[]),
@@ -240,7 +252,11 @@ GOLDEN = {
         last={"t_s": 30, "written_mib_s": 201.15, "fsyncs_s": 128.74, "latency_ms": 0.086},
         other_statistics={"reads/s": 0.0, "writes/s": 12873.38, "fsyncs/s": 128.73, "read, MiB/s": 0.0,
                           "written, MiB/s": 201.15},
-        fileio=FIO((0.01, 0.08, 36.52, {"95": 0.09}), reads_s=0.0, writes_s=12873.38, fsyncs_s=128.73,
+        # its options, lines 9-16: "(none)", "128 files, 16MiB each", "2GiB total file size", "Block size
+        # 16KiB", fsync each 100 and at the end, synchronous, "sequential write (creation)": seqwr
+        fileio=FIO((0.01, 0.08, 36.52, {"95": 0.09}),
+                   OPT(extra_flags="(none)", o_direct=False, files=128, file_size_mib=16, total_size="2GiB",
+                       total_size_mib=2048, block_size="16KiB", block_size_kib=16, mode="seqwr"), reads_s=0.0, writes_s=12873.38, fsyncs_s=128.73,
                    read_mib_s=0.0, written_mib_s=201.15),
         warnings=[]),
     # Shapes of issue #51 (hand-made; PROVENANCE.md names what each follows).

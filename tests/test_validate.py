@@ -209,9 +209,9 @@ def test_sysbench_warnings_are_reported_by_validate(bundle_dir):
 
 
 def test_non_database_sysbench_test_is_rejected(bundle_dir):
-    assert _bundle_with_log(bundle_dir, "web-1.0.20-fileio-rndrw.log") == [
-        "bundle.yaml:42: results[log1].path: artifacts/run.log is a sysbench fileio test, not a database "
-        "benchmark: it cannot be loaded as OLTP results"
+    assert _bundle_with_log(bundle_dir, "web-1.0-cpu-no-version-header.log") == [
+        "bundle.yaml:42: results[log1].path: artifacts/run.log is a sysbench cpu test, not a database "
+        "benchmark or a fileio test: it cannot be loaded as results"
     ]
 
 

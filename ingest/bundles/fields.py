@@ -49,12 +49,17 @@ class Named(_Strict):
     name: str | None = None
 
 
+class MetricName(Named):
+    unit: str | None = None  # the unit a run's value of it is stored with
+    fileio: str | None = None  # the figure of a sysbench fileio run's "fileio" figures it is
+
+
 class Registry(_Strict):
     fields: tuple[Field, ...]
-    metrics: tuple[Named, ...]
+    metrics: tuple[MetricName, ...]
     source_kinds: tuple[Named, ...]
     never_negative: frozenset[str]
-    panels: dict[Literal["runs", "rebuild"], tuple[Named, ...]]
+    panels: dict[Literal["runs", "fileio", "rebuild"], tuple[Named, ...]]
 
     @model_validator(mode="after")
     def _unique(self) -> "Registry":
@@ -103,9 +108,14 @@ def source_kind(key: str) -> Named:
     return next(k for k in registry().source_kinds if k.key == key)
 
 
-def panels(chart: Literal["runs", "rebuild"]) -> list[dict]:
+def panels(chart: Literal["runs", "fileio", "rebuild"]) -> list[dict]:
     """The panels of a chart over time, as its spec carries them to the renderers."""
     return [p.model_dump() for p in registry().panels[chart]]
+
+
+def fileio_metrics() -> list[MetricName]:
+    """The metrics a sysbench fileio run's figures are stored as, in registry order."""
+    return [m for m in registry().metrics if m.fileio]
 
 
 def results_columns_sql() -> str:

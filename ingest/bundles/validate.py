@@ -19,8 +19,9 @@ from schema.numbers import NUMBER_TEXT, inexact, why_not_plain
 from .cited import read_figures
 from .claims import verdict_of
 from .derive import Derivation, derive
-from .fields import never_negative
+from .fields import fileio_metrics, never_negative
 from .files import BUNDLE_FILE, bundle_file, display_path, find_bundle_files
+from .fileio import workload_findings
 from ..parsers import PARSERS, ParseError, artifact_digest
 from ..parsers.sysbench_runs import parse_file as parse_sysbench_run
 from .problems import Problem
@@ -354,10 +355,7 @@ class _Checker:
     def _run(self, loc: tuple, a: Artifact | Cited, run: dict, *, name: str) -> None:
         """The checks of a sysbench run against the result that places it (parsed from a log, or cited)."""
         where = loc + (("path",) if isinstance(a, Artifact) else ("figures",))
-        if run["kind"] not in ("oltp", "tpcc"):
-            self.add(where, "not-a-database-run",
-                     f"{name} is a sysbench {run['kind'] or 'unknown'} test, not a database benchmark: "
-                     "it cannot be loaded as OLTP results")
+        self._run_in_workload(loc, a, run, name=name, log_field=where[-1])
         if not run["complete"] and not a.incomplete:
             self.add(where, "incomplete-run",
                      f"{name} has no final statistics (a truncated or unfinished run); "
@@ -370,10 +368,23 @@ class _Checker:
         for warning in run["warnings"]:
             self.add(where, "artifact-warning", f"{name} {warning}", severity="warning")
 
+    def _run_in_workload(self, loc: tuple, a: Artifact | Cited, run: dict, *, name: str, log_field: str) -> None:
+        """A database run in a database workload, a fileio run in its fileio workload (fileio.py)."""
+        workloads = list(self.bundle.workloads) if self.bundle is not None else []
+        wanted = a.workload if a.workload is not None else (workloads[0].id if len(workloads) == 1 else None)
+        index = next((i for i, w in enumerate(workloads) if w.id == wanted), None)
+        for finding in workload_findings(run=run, path=name, artifact_loc=loc, log_field=log_field,
+                                         workload=workloads[index] if index is not None else None,
+                                         workload_loc=("workloads", index), named=a.workload is not None):
+            self.add(finding.loc, finding.kind, finding.message, severity=finding.severity)
+
     def _charts(self) -> None:
         drawable = set()
         if any(isinstance(r, (Artifact, Cited)) and r.format == "sysbench" for r in self.bundle.results):
             drawable |= {"tps", "qps", "latency_avg_ms", "latency_p95_ms", "latency_p99_ms"}  # run totals by threads
+        for run in self.parsed.values():
+            figures = run.get("fileio") or {}
+            drawable |= {m.key for m in fileio_metrics() if figures.get(m.fileio) is not None}
         for t in self.bundle.results:
             if isinstance(t, ResultTable):
                 for col in t.columns:

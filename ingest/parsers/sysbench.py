@@ -16,6 +16,7 @@ from decimal import Decimal, InvalidOperation
 import numpy as np
 
 from .reading import ParseError
+from .sysbench_fileio import file_option
 from .sysbench_command import RE_CONTINUED, is_opener, opens_a_run, read_command
 from .sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, read_block, storable
 from .sysbench_rows import interval_row
@@ -213,6 +214,9 @@ class _Parser:
             return
         if line.startswith("Target transaction rate: "):
             self.rate_line = line_no
+        if (option := file_option(line)) is not None:
+            self._file_option(line_no, *option)
+            return
         if INFO.match(line) or ((m := RE_PROMPT.match(line)) and not line[m.end():].strip()):
             return  # nothing to read (a bare shell prompt included)
         if (m := RE_FILEIO_04.match(line)) or (m := RE_FILEIO_04_BYTES.match(line)):
@@ -247,6 +251,12 @@ class _Parser:
         self.summary_line = self.summary_line or line_no
         self.out.setdefault("other_statistics", {})[key] = value
         self.out["source_lines"].setdefault(f"fileio {key}", line_no)
+
+    def _file_option(self, line_no: int, name: str, values: dict) -> None:
+        """A line of fileio's options (sysbench_fileio.file_option): kept with its line."""
+        self.signals += 1
+        self.out.setdefault("fileio_options", {}).update(values)
+        self.out["source_lines"].setdefault(f"fileio option {name}", line_no)
 
     def _command(self, line_no: int, line: str) -> None:
         """A shell command line before the log (sysbench_command.py)."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from .reading import ParseError
 from .sysbench_command import threads_given
-from .sysbench_fileio import fileio_figures
+from .sysbench_fileio import close_options, fileio_figures
 from .sysbench_intervals import floats
 from .sysbench_shapes import KINDS, MAX_SKIPPED, OLTP_TESTS, PERCENTILE_SLACK, half_unit
 
@@ -59,8 +59,9 @@ def finish(parser) -> dict:
     if out["intervals"] and not has_summary:
         parser.warn(out["intervals"].last_line, "the log ends after the interval reports: no final statistics")
     out["kind"] = _kind(parser)
+    options = out.pop("fileio_options", None)
     if out["kind"] == "fileio" and (figures := fileio_figures(out)) is not None:
-        out["fileio"] = figures
+        out["fileio"] = {**figures, "options": close_options(options or {})}
     if out["threads"] is None:
         _threads(parser)
     _cross_check(parser)

@@ -16,6 +16,7 @@ and the percentile printed, in ms).
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 
 from .sysbench_shapes import num
@@ -56,3 +57,81 @@ def fileio_figures(out: dict) -> dict | None:
     figures["latency_ms"] = {"min": latency["min"], "avg": latency["avg"], "max": latency["max"],
                              "percentiles": dict(latency["percentiles"])}
     return figures
+
+
+# --- the file-test options (sb_fileio.c file_print_mode) ------------------------------------------
+# 1.0+ prints sizes as "%.5g" and "Ki"/"Mi"/"Gi"/"Ti" then "B" (sb_options.c sb_print_value_size); 0.4
+# as "%.5g", "K"/"M"/"G"/"T" then "b" ("16Kb": KiB as well). The mode's words (get_test_mode_str) ->
+# the --file-test-mode that prints them; "mixed" has no such mode and is not one.
+MODES = {"sequential write (creation)": "seqwr", "sequential rewrite": "seqrewr", "sequential read": "seqrd",
+         "random read": "rndrd", "random write": "rndwr", "random r/w": "rndrw"}
+_SIZE = r"(\d+(?:\.\d+)?(?:[KMGT]i?)?[Bb])"
+_OPTION_LINES = (
+    # 1.0+ print_file_extra_flags: "(none)" or the words "sync ", "dsync ", "directio"; 0.4: "%x" of the
+    # platform's open(2) flags (O_DIRECT's value differs between platforms: only 0 is read as none)
+    ("extra_flags", re.compile(r"^Extra file open flags: (.+)$")),
+    ("files", re.compile(rf"^(\d+) files, {_SIZE} each$")),
+    ("total_size", re.compile(rf"^{_SIZE} total file size$")),
+    ("block_size", re.compile(rf"^Block size {_SIZE}$")),
+    ("fsync_every", re.compile(r"^Periodic FSYNC enabled, calling fsync\(\) each (\d+) requests\.$")),
+    ("fsync_end", re.compile(r"^Calling fsync\(\) at the end of test, Enabled\.$")),
+    ("fsync_all", re.compile(r"^Calling fsync\(\) after each write operation\.$")),
+    ("io_mode", re.compile(r"^Using (synchronous|asynchronous|slow mmaped|fast mmaped) I/O mode$")),
+    ("mode", re.compile(r"^Doing (.+) test$")),
+)
+# What file_print_mode prints only when a setting is on: its absence from a log that prints the mode's
+# line (printed last) means off, as sysbench's own code reads.
+_ONLY_WHEN_ON = {"fsync_every": 0, "fsync_end": False, "fsync_all": False}
+
+
+def size_in(text: str, power: int) -> float | int | None:
+    """A size as sysbench prints it ('16KiB', '2Gb', '512B') in units of 1024 ** power bytes (1: KiB, 2:
+    MiB); None when it is not one. Exact decimal arithmetic: the printed digits, times a power of 1024."""
+    body = text[:-1].removesuffix("i")
+    suffix = body[-1:] if body[-1:] and body[-1:] in _POWERS else ""
+    try:
+        value = Decimal(body[: len(body) - len(suffix)]) * Decimal(1024) ** (_POWERS[suffix] + 2 - power)
+    except (InvalidOperation, ValueError):
+        return None
+    return num(format(value.normalize(), "f"))
+
+
+def file_option(line: str) -> tuple[str, dict] | None:
+    """A line of the file-test options: (its name, the values it gives), or None for any other line."""
+    for name, pattern in _OPTION_LINES:
+        if not (m := pattern.match(line)):
+            continue
+        if name == "extra_flags":
+            return name, {"extra_flags": m.group(1), "o_direct": _o_direct(m.group(1))}
+        if name == "files":
+            return name, {"files": int(m.group(1)), "file_size_mib": size_in(m.group(2), 2)}
+        if name == "total_size":
+            return name, {"total_size": m.group(1), "total_size_mib": size_in(m.group(1), 2)}
+        if name == "block_size":
+            return name, {"block_size": m.group(1), "block_size_kib": size_in(m.group(1), 1)}
+        if name == "fsync_every":
+            return name, {"fsync_every": int(m.group(1))}
+        if name in ("fsync_end", "fsync_all"):
+            return name, {name: True}
+        if name == "io_mode":
+            return name, {"io_mode": m.group(1)}
+        if m.group(1) in MODES:
+            return name, {"mode": MODES[m.group(1)]}
+        return None  # "Doing mixed test" and other modes: no --file-test-mode of the six
+    return None
+
+
+def _o_direct(flags: str) -> bool | None:
+    """Whether the extra open flags hold O_DIRECT: 1.0+ names it ("directio"); 0.4 prints the flags'
+    number, 0 for none and otherwise the platform's bits, which the log does not name (None)."""
+    if re.fullmatch(r"[0-9a-f]+", flags):
+        return False if flags.strip("0") == "" else None
+    return "directio" in flags.split()
+
+
+def close_options(options: dict) -> dict:
+    """The options a log printed, with the settings file_print_mode prints only when on set to off when
+    the log printed the mode's line (its last)."""
+    if "mode" not in options:
+        return options
+    return {**{name: off for name, off in _ONLY_WHEN_ON.items()}, **options}
