@@ -7,9 +7,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from ingest.bundles.validate import validate_paths
+from ingest.database.load import build_database
 
 from test_validate import MINIMAL
 
@@ -83,3 +85,49 @@ def test_a_fileio_workload_needs_its_options(tmp_path):
     assert problems(bundle(tmp_path, "handmade-1.0.20-fileio-seqwr-ivl.log", workload=workload)) == [
         "bundle.yaml:27: workloads[rw]: workload 'rw' is a fileio test: give its file_test (total_size_mib, "
         "block_size_kib, fsync_every, fsync_end, fsync_all, o_direct, io_mode) as artifacts/run.log prints them"]
+
+
+def load(tmp_path: Path, log: str, workload: str) -> duckdb.DuckDBPyConnection:
+    loaded, found = validate_paths([bundle(tmp_path, log, workload=workload)])
+    assert found == []
+    return duckdb.connect(str(build_database(loaded, db_path=tmp_path / "benchmarks.duckdb")), read_only=True)
+
+
+def test_a_fileio_run_is_stored_with_the_figures_it_prints(tmp_path):
+    con = load(tmp_path, "handmade-1.0.20-fileio-seqwr-ivl.log", fileio_workload("seqwr", total_size_mib=2048))
+    rows = con.execute("SELECT metric, unit, value, provenance FROM results WHERE result = 'log1' "
+                       "ORDER BY col_index").fetchall()
+    assert rows == [
+        ("latency_avg_ms", "ms", 0.08, "tiny/artifacts/run.log:40"),         # "avg: 0.08"
+        ("latency_p95_ms", "ms", 0.09, "tiny/artifacts/run.log:42"),         # "95th percentile: 0.09"
+        ("fileio_reads_s", "reads/s", 0.0, "tiny/artifacts/run.log:26"),     # "reads/s: 0.00"
+        ("fileio_writes_s", "writes/s", 12873.38, "tiny/artifacts/run.log:27"),
+        ("fsyncs_s", "fsyncs/s", 128.73, "tiny/artifacts/run.log:28"),
+        ("read_mib_s", "MiB/s", 0.0, "tiny/artifacts/run.log:31"),           # "read, MiB/s: 0.00"
+        ("written_mib_s", "MiB/s", 201.15, "tiny/artifacts/run.log:32")]
+    assert con.execute("SELECT DISTINCT benchmark, threads, value_kind FROM results WHERE result = 'log1'").fetchall() \
+        == [("sysbench seqwr", 1, "measured")]
+    # lines 21-23: "[ 10s ] reads: 0.00 MiB/s writes: 205.32 MiB/s fsyncs: 131.40/s latency (ms,95%): 0.085", ...
+    assert con.execute("SELECT t_s, read_mib_s, written_mib_s, fsyncs_s, latency_pct, latency_ms, tps FROM intervals "
+                       "ORDER BY t_s").fetchall() == [
+        (10, 0.0, 205.32, 131.40, 95.0, 0.085, None), (20, 0.0, 198.70, 127.17, 95.0, 0.087, None),
+        (30, 0.0, 201.15, 128.74, 95.0, 0.086, None)]
+    # graded on MiB/s read and written: 205.32 + 198.70 + 201.15 = 605.17 over 3 samples; 30.0032 s long
+    grade, mean = con.execute("SELECT grade, tps_mean_all FROM run_grades").fetchone()
+    assert grade == "fail" and mean == pytest.approx(605.17 / 3)
+    assert con.execute("SELECT status, reason FROM run_checks WHERE rule IN ('duration', 'stalls') ORDER BY rule"
+                       ).fetchall() == [
+        ("fail", "the run lasts 30.0 s; under the 60 s minimum"),
+        ("pass", "no sample under 25% of the median MiB/s read and written (201.15)")]
+
+
+def test_a_0_4_fileio_run_is_stored_with_its_requests_and_transfer_rates(tmp_path):
+    workload = fileio_workload("rndrw", total_size_mib=2048)
+    con = load(tmp_path, "handmade-0.4.12-fileio-rndrw.log", workload)
+    assert con.execute("SELECT metric, unit, value_text, line, threads FROM results WHERE result = 'log1' "
+                       "ORDER BY col_index").fetchall() == [
+        ("latency_avg_ms", "ms", "11.97", 29, 4),                    # "avg: 11.97ms", "Number of threads: 4"
+        ("latency_p95_ms", "ms", "45.12", 31, 4),                    # "approx.  95 percentile: 45.12ms"
+        ("requests_s", "requests/s", "333.33", 21, 4),               # "333.33 Requests/sec executed"
+        ("transferred_mib_s", "MiB/s", "5.2083", 20, 4)]             # "(5.2083Mb/sec)"
+    assert con.execute("SELECT grade FROM run_grades").fetchall() == [("not graded",)]

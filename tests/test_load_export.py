@@ -197,11 +197,11 @@ def test_buffer_pool_ratio_has_one_rounding(database, exported):
 
 def test_the_intervals_table_has_the_parser_s_columns(database):
     """One list of interval columns (the parser's): the table in schema.sql holds exactly those."""
-    from ingest.parsers.sysbench import INTERVAL_COLUMNS
+    from ingest.parsers.sysbench_intervals import STORED_COLUMNS
 
     con = duckdb.connect(str(database), read_only=True)
     try:
         names = [r[0] for r in con.execute("DESCRIBE intervals").fetchall()]
     finally:
         con.close()
-    assert names == ["study", "artifact", *INTERVAL_COLUMNS]
+    assert names == ["study", "artifact", *STORED_COLUMNS]

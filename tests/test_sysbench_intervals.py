@@ -12,7 +12,7 @@ from ingest.cli import main
 from ingest.parsers.sysbench import _Parser
 from ingest.parsers.sysbench_runs import parse_text
 from ingest.parsers import sysbench_intervals
-from ingest.parsers.sysbench_intervals import INTERVAL_COLUMNS, read_block
+from ingest.parsers.sysbench_intervals import STORED_COLUMNS, read_block
 
 SHORT_RUN = sysbench_intervals.BLOCK_FROM_LINES  # the parser's own, before every_block sets it to 1
 # the block reader reads every run of interval lines here, however short (conftest.every_block)
@@ -53,7 +53,8 @@ def test_block_and_line_readers_fill_the_same_columns(monkeypatch):
                        "other_s": 201.0, "latency_pct": 95, "latency_ms": 12.3, "errors_s": 0.0, "reconnects_s": 0.0}
     assert rows[-1]["t_s"] == 3000 and rows[-1]["tps"] == 104.0  # 100 + 3000 % 7, .00
     table = pa.concat_tables(parse_text(text)["intervals"].tables())
-    assert table.column_names == list(INTERVAL_COLUMNS)
+    assert table.column_names == list(STORED_COLUMNS)  # a fileio run's columns too, empty here
+    assert table.column("fsyncs_s").null_count == 3000
     assert table.column("t_s").type == pa.int64() and table.column("tps").type == pa.float64()
     assert table.column("t_s").to_pylist() == list(range(1, 3001))
 
@@ -104,7 +105,7 @@ def test_missing_values_are_nulls_and_integers_stay_integers():
     assert type(rows[1]["tps"]) is int and type(rows[0]["tps"]) is float
     tables = list(got["intervals"].tables())
     assert sum(t.num_rows for t in tables) == 3
-    assert all(t.column_names == list(INTERVAL_COLUMNS) for t in tables)
+    assert all(t.column_names == list(STORED_COLUMNS) for t in tables)
     assert [t.column("errors_s").null_count for t in tables] == [1, 0, 1]
     assert got["interval_tps_cv"] == round((0.5 / 10.5), 4)
 

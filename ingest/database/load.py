@@ -22,11 +22,12 @@ from schema.models import Artifact, Bundle, Cited, Derived, Origin, Provenance, 
 
 from ..bundles.align import run_seconds
 from ..bundles.derive import Trace
-from ..bundles.fields import results_columns_sql
+from ..bundles.fields import fileio_metrics, results_columns_sql
 from ..plumbing.memory import drop_cached_blocks
 from ..parsers import artifact_digest
 from ..parsers.mdstat import array_state
-from ..parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns
+from ..parsers.sysbench_fileio import figure_line
+from ..parsers.sysbench_intervals import STORED_COLUMNS, IntervalColumns
 from .quality import grade_runs
 from ..bundles.validate import LoadedBundle
 
@@ -138,6 +139,25 @@ def run_cells(bundle_id: str, artifact: Artifact | Cited, run: dict, *, index: i
         )
 
 
+def fileio_cells(bundle_id: str, artifact: Artifact | Cited, run: dict, *, index: int,
+                 workload: str) -> Iterator[dict]:
+    """The results rows of a complete sysbench fileio run's own figures (schema/fields.yaml names which,
+    and their units): measured values citing file:line, after the run's latency (run_cells)."""
+    figures = run.get("fileio") or {}
+    for col, metric in enumerate(fileio_metrics(), start=len(RUN_METRICS)):
+        value = figures.get(metric.fileio)
+        if value is None:
+            continue
+        line = figure_line(run, metric.fileio)
+        yield measurement(
+            result=artifact.id, result_index=index, row_index=0, col_index=col, row_label=artifact.id,
+            column_label=metric.key, source=log_path(artifact), system=artifact.system, workload=workload,
+            threads=artifact.threads or run["threads"], state=artifact.state, metric=metric.key, unit=metric.unit,
+            value=float(value), value_text=str(value), value_kind="measured",
+            provenance=f"{_where(bundle_id, artifact)}:{line}", line=line,
+        )
+
+
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict], types: dict[str, str]) -> None:
     """Insert ``rows`` in one statement, a column at a time: the columns go in as one Arrow table, each
     column cast to its type in the table (row-by-row inserts took ~2 ms per interval row). A column of
@@ -165,7 +185,7 @@ def interval_parts(runs: list[tuple[str, str, IntervalColumns]], types: dict[str
     (whole numbers as 64-bit integers, the others as doubles) and labelled with its study and artifact
     (a dictionary of one: a byte a row), for DuckDB to take in bulk."""
     schema = pa.schema([(c, pa.int64() if types[c] in ("INTEGER", "BIGINT") else pa.float64())
-                        for c in INTERVAL_COLUMNS])
+                        for c in STORED_COLUMNS])
     for study, artifact, intervals in runs:
         for part in intervals.tables():
             yield (part.cast(schema).append_column("study", _label(study, len(part)))
@@ -369,6 +389,8 @@ def _add_run(out: dict, study: str, artifact: Artifact | Cited, run: dict, *, in
                              for i, row in enumerate(run["histogram"]))
     if run["complete"]:
         cells = run_cells(study, artifact, run, index=index, workload=workload)
+        out["measurements"].extend({"study": study, **cell} for cell in cells)
+        cells = fileio_cells(study, artifact, run, index=index, workload=workload)
         out["measurements"].extend({"study": study, **cell} for cell in cells)
 
 

@@ -30,6 +30,16 @@ _SIZES = {"read_mib": "read", "written_mib": "written", "transferred_mib": "tran
 _POWERS = {"": -2, "K": -1, "M": 0, "G": 1, "T": 2}  # sb_print_value_size's sizemods, as powers of 1024 in MiB
 
 
+# Each figure -> the key of the line it is read from in the run's source_lines
+_LINES = {**_RATES, "requests_s": "fileio requests/s", "transferred_mib_s": "fileio per second",
+          **{name: f"fileio {name}" for name in _COUNTS}, **{name: f"fileio {key}" for name, key in _SIZES.items()}}
+
+
+def figure_line(run: dict, figure: str) -> int | None:
+    """The log line a fileio figure of ``run`` is printed on."""
+    return run["source_lines"].get(_LINES.get(figure, figure))
+
+
 def mib(text: str) -> float | int | None:
     """A 0.4 size ('93.75Mb', '512Kb', '2Gb', '100b') in MiB; None when it is not one."""
     if not isinstance(text, str) or not text.endswith("b"):

@@ -20,6 +20,10 @@ import pyarrow.csv as pa_csv
 # and the intervals table (ingest/database/sql/schema.sql, checked by a test) follow.
 INTERVAL_COLUMNS = ("t_s", "threads", "tps", "qps", "reads_s", "writes_s", "other_s", "latency_pct", "latency_ms",
                     "errors_s", "reconnects_s")
+# What a fileio run's interval lines give besides (1.0+ sb_fileio.c file_report_intermediate: MiB/s read
+# and written, fsyncs a second): the intervals table holds INTERVAL_COLUMNS and these, empty for other runs.
+FILEIO_COLUMNS = ("read_mib_s", "written_mib_s", "fsyncs_s")
+STORED_COLUMNS = INTERVAL_COLUMNS + FILEIO_COLUMNS
 
 # One 1.0 interval line as sysbench prints it, each number written as digits (with a point where
 # sysbench prints one). Everything the block reader checks follows from it:
@@ -196,9 +200,11 @@ class IntervalColumns:
         return self._parts
 
     def tables(self) -> Iterator[pa.Table]:
-        """The parts as tables of INTERVAL_COLUMNS alone, in order, for a bulk insert."""
+        """The parts as tables of STORED_COLUMNS alone (a column a part does not have: empty), in order, for
+        a bulk insert."""
         for table, _ in self.parts():
-            yield table.select(list(INTERVAL_COLUMNS))
+            yield pa.table({name: table.column(name) if name in table.column_names else pa.nulls(table.num_rows)
+                            for name in STORED_COLUMNS})
 
     def numbers(self, name: str) -> Iterator[np.ndarray]:
         """The values of one column as doubles, nulls left out, part by part."""

@@ -5,7 +5,12 @@
 -- study, or those a load did not copy with their grades from the last build's database); every rule
 -- reads one study's rows at a time, so a study's grades do not depend on which others are graded.
 
-CREATE TEMP VIEW q_intervals AS SELECT * FROM intervals WHERE study IN (SELECT study FROM q_studies);
+-- The series a run is graded on, as tps: a database run's TPS; a fileio run's MiB/s read and written (the two
+-- rates its interval lines print, added: what sysbench 0.4 prints as "Total transferred"; used here only).
+CREATE TEMP VIEW q_intervals AS
+SELECT * REPLACE (CASE WHEN tps IS NULL AND (read_mib_s IS NOT NULL OR written_mib_s IS NOT NULL)
+                       THEN coalesce(read_mib_s, 0) + coalesce(written_mib_s, 0) ELSE tps END AS tps)
+FROM intervals WHERE study IN (SELECT study FROM q_studies);
 -- ;
 -- Each run with its samples' span: the report interval (else the first sample's time) is one step.
 CREATE TEMP TABLE q_runs AS
@@ -15,6 +20,9 @@ SELECT r.study, r.artifact, r.system, r.workload, r.threads, r.threads_source, r
        coalesce(r.elapsed_s, max(i.t_s)) AS length_s,
        median(i.tps) AS median_tps,
        coalesce(sum(i.tps), 0) = 0 AS no_tx,   -- the samples count no transaction: TPS rules cannot apply
+       CASE WHEN r.kind = 'fileio' THEN 'MiB/s read and written' ELSE 'TPS' END AS series,
+       CASE WHEN r.kind = 'fileio' THEN 'not known: the samples read and write nothing (0 MiB/s throughout)'
+            ELSE 'not known: the samples count no transactions (TPS 0 throughout)' END AS no_tx_reason,
        avg(i.tps) AS mean_all, stddev_samp(i.tps) / nullif(avg(i.tps), 0) AS cv_all,
        avg(i.tps) FILTER (WHERE i.t_s > r_last.half) AS ref,
        sum(i.errors_s) AS errors, sum(i.reconnects_s) AS reconnects, count(i.errors_s) AS error_samples,
@@ -25,7 +33,7 @@ LEFT JOIN q_intervals AS i USING (study, artifact)
 LEFT JOIN (SELECT study, artifact, max(t_s) / 2 AS half FROM q_intervals GROUP BY ALL) AS r_last USING (study, artifact)
 WHERE r.study IN (SELECT study FROM q_studies)
 GROUP BY r.study, r.artifact, r.system, r.workload, r.threads, r.threads_source, r.started, r.trace,
-         r.report_interval_s, r.elapsed_s;
+         r.report_interval_s, r.elapsed_s, r.kind;
 -- ;
 -- Each run with samples, numbered, and where its samples are every step from the first on (most
 -- are; a time is unique in its run, the table's key), how many samples follow a sample in its
@@ -172,12 +180,12 @@ UNION ALL
 SELECT r.study, r.artifact, 'warmup',
        CASE WHEN r.no_tx OR q.first_full IS NULL THEN 'not known' WHEN q.steady_from IS NULL THEN 'fail' ELSE 'pass' END,
        CASE WHEN NOT r.no_tx THEN q.warmup_s END,
-       CASE WHEN r.no_tx THEN 'not known: the samples count no transactions (TPS 0 throughout)'
+       CASE WHEN r.no_tx THEN r.no_tx_reason
             WHEN q.first_full IS NULL
                  THEN format('not known: the samples span {} s, shorter than one {} s window', r.last_t, {window_s})
             WHEN q.steady_from IS NULL
-                 THEN format('TPS never settles: no {} s window in the first {}% of the run has a mean within {}% of the second half''s mean ({})',
-                             {window_s}, CAST(round({max_share} * 100) AS INTEGER), CAST(round({band} * 100) AS INTEGER), round(r.ref, 2))
+                 THEN format('{} never settles: no {} s window in the first {}% of the run has a mean within {}% of the second half''s mean ({})',
+                             r.series, {window_s}, CAST(round({max_share} * 100) AS INTEGER), CAST(round({band} * 100) AS INTEGER), round(r.ref, 2))
             WHEN q.warmup_s = 0 THEN format('no warm-up: the first {} s window is already within {}% of the second half''s mean', {window_s}, CAST(round({band} * 100) AS INTEGER))
             ELSE format('warm-up of {} s: from {} s on, {} s windows stay within {}% of the second half''s mean ({})',
                         q.warmup_s, q.steady_from, {window_s}, CAST(round({band} * 100) AS INTEGER), round(r.ref, 2)) END
@@ -187,7 +195,7 @@ SELECT r.study, r.artifact, 'steady_cv',
        CASE WHEN r.no_tx OR q.cv_steady IS NULL THEN 'not known' WHEN q.cv_steady > {cv_fail} THEN 'fail'
             WHEN q.cv_steady > {cv_warn} THEN 'warn' ELSE 'pass' END,
        q.cv_steady,
-       CASE WHEN r.no_tx THEN 'not known: the samples count no transactions (TPS 0 throughout)'
+       CASE WHEN r.no_tx THEN r.no_tx_reason
             WHEN q.cv_steady IS NULL THEN 'not known: fewer than two samples'
             ELSE format('CV {} over {} samples ({}); {}', round(q.cv_steady, 4), q.n,
                         CASE WHEN q.steady_from IS NULL THEN 'warm-up included: not determined' ELSE 'warm-up excluded' END,
@@ -200,7 +208,7 @@ SELECT r.study, r.artifact, 'trend',
        CASE WHEN r.no_tx OR q.trend IS NULL THEN 'not known' WHEN abs(q.trend) > {trend_fail} THEN 'fail'
             WHEN abs(q.trend) > {trend_warn} THEN 'warn' ELSE 'pass' END,
        q.trend,
-       CASE WHEN r.no_tx THEN 'not known: the samples count no transactions (TPS 0 throughout)'
+       CASE WHEN r.no_tx THEN r.no_tx_reason
             WHEN q.trend IS NULL THEN 'not known: fewer than three samples'
             ELSE format('{}% of the mean per minute over {} samples ({}); {}', round(q.trend, 2), q.n,
                         CASE WHEN q.steady_from IS NULL THEN 'warm-up included: not determined' ELSE 'warm-up excluded' END,
@@ -212,13 +220,14 @@ UNION ALL
 SELECT r.study, r.artifact, 'stalls',
        CASE WHEN any_value(r.no_tx) THEN 'not known' WHEN count(s.t_s) >= {stall_warn_at} THEN 'warn' ELSE 'pass' END,
        CASE WHEN NOT any_value(r.no_tx) THEN count(s.t_s) END,
-       CASE WHEN any_value(r.no_tx) THEN 'not known: the samples count no transactions (TPS 0 throughout)'
+       CASE WHEN any_value(r.no_tx) THEN any_value(r.no_tx_reason)
             WHEN count(s.t_s) = 0
-            THEN format('no sample under {}% of the median TPS ({})', CAST(round({stall_share} * 100) AS INTEGER), round(any_value(r.median_tps), 2))
-            ELSE format('{} sample{} under {}% of the median TPS ({}): {}', count(s.t_s),
+            THEN format('no sample under {}% of the median {} ({})', CAST(round({stall_share} * 100) AS INTEGER),
+                        any_value(r.series), round(any_value(r.median_tps), 2))
+            ELSE format('{} sample{} under {}% of the median {} ({}): {}', count(s.t_s),
                         CASE WHEN count(s.t_s) = 1 THEN '' ELSE 's' END, CAST(round({stall_share} * 100) AS INTEGER),
-                        round(any_value(r.median_tps), 2),
-                        string_agg(format('{} TPS at {} s{}', s.tps, s.t_s,
+                        any_value(r.series), round(any_value(r.median_tps), 2),
+                        string_agg(format('{} {} at {} s{}', s.tps, r.series, s.t_s,
                                           coalesce(format(' (array {})', s.array_state), '')), ', ' ORDER BY s.t_s)) END
 FROM q_runs AS r LEFT JOIN run_stalls AS s USING (study, artifact)
 WHERE r.samples > 0 GROUP BY r.study, r.artifact

@@ -207,7 +207,7 @@ CREATE TABLE trace_samples (
     PRIMARY KEY (study, artifact, t_s)
 );
 
--- The --report-interval samples of each run.
+-- The --report-interval samples of each run (ingest/parsers/sysbench_intervals.py STORED_COLUMNS).
 CREATE TABLE intervals (
     study         VARCHAR NOT NULL REFERENCES studies (study),
     artifact      VARCHAR NOT NULL,
@@ -222,6 +222,9 @@ CREATE TABLE intervals (
     latency_ms    DOUBLE,
     errors_s      DOUBLE,
     reconnects_s  DOUBLE,
+    read_mib_s    DOUBLE,                   -- a fileio run's: MiB/s read, MiB/s written, fsyncs a second
+    written_mib_s DOUBLE,
+    fsyncs_s      DOUBLE,
     PRIMARY KEY (study, artifact, t_s)
 );
 
@@ -286,7 +289,7 @@ CREATE TABLE run_checks (
 );
 
 -- Each run's grade (every run: 'not graded' without interval samples) and its figures with the
--- warm-up included and excluded.
+-- warm-up included and excluded (of TPS; of a fileio run, its MiB/s read and written).
 CREATE TABLE run_grades (
     study              VARCHAR NOT NULL REFERENCES studies (study),
     artifact           VARCHAR NOT NULL,
