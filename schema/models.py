@@ -286,7 +286,7 @@ class FileTest(Model):
     fsync_end: bool = Field(description='"Calling fsync() at the end of test, Enabled."')
     fsync_all: bool = Field(description='"Calling fsync() after each write operation."')
     o_direct: bool | None = Field(
-        description='Whether the files are opened with O_DIRECT ("Extra file open flags: directio"); None where the '
+        description='Whether the files are opened with O_DIRECT ("Extra file open flags: directio"); null where the '
                     'log does not say (0.4 prints the flags as a number of the platform\'s)')
     io_mode: Literal["synchronous", "asynchronous", "slow mmaped", "fast mmaped"] = Field(
         description='"Using synchronous I/O mode"')
@@ -457,6 +457,9 @@ class Chart(Model):
     metric: Metric
     x: Literal["threads"]
     switch: Literal["state"] | None = None
+    workload: Id | None = Field(
+        None, description="Only this workload's values: a fileio metric's chart is one mode's (and block size's), "
+                          "required where the bundle has several fileio workloads")
 
 
 class Claim(Model):

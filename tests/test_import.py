@@ -45,15 +45,26 @@ def test_a_folder_becomes_a_bundle_with_its_unknowns_to_be_stated(tmp_path):
     found, problems = import_folder(_folder(tmp_path), out=out, answers={})
     assert found.skipped == [
         ("notes.md", "not a sysbench log, /proc/mdstat output, variables dump, my.cnf, mdadm --detail or lsblk output "
-                     f"({tmp_path}/logs/notes.md: not a sysbench log (no sysbench header, interval or statistics line))"),
-        ("web-1.0.20-fileio-rndrw.log", "a sysbench fileio test, not a database run")]
+                     f"({tmp_path}/logs/notes.md: not a sysbench log (no sysbench header, interval or statistics line))")]
     doc = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))
     assert [(r["id"], r["path"], r.get("workload")) for r in doc["results"]] == [
         ("run2-both-run1", "artifacts/run2-both-run1.log", "oltp-read-only"),
         ("run2-both-run2", "artifacts/run2-both-run2.log", "oltp-read-only"),
         ("run2-web-1-0-20-oltp-rw-ivl20-shell-prompt", f"artifacts/run2-{RW}", "oltp-read-write"),
+        # a fileio run is a workload of its own: its mode and block size ("random r/w", "Block size 16KiB")
+        ("web-1-0-20-fileio-rndrw", "artifacts/web-1.0.20-fileio-rndrw.log", "fileio-rndrw-16k"),
         ("web-1-0-20-oltp-rw-ivl20-shell-prompt", f"artifacts/{RW}", "oltp-read-write"),
         ("mdstat", "artifacts/mdstat.txt", "TO BE STATED")]
+    # its options as the log prints them, lines 8-16 (1GiB, 16KiB, fsync each 100 and at the end, "(none)")
+    assert doc["workloads"][2] == {
+        "id": "fileio-rndrw-16k", "tool": "sysbench", "test": "rndrw", "tool_version": "1.0.20", "concurrency": [1],
+        "file_test": {"total_size_mib": 1024, "block_size_kib": 16, "fsync_every": 100, "fsync_end": True,
+                      "fsync_all": False, "o_direct": False, "io_mode": "synchronous"}}
+    # a chart of each figure it prints that is not 0, by thread count, of its workload alone
+    assert [(c["id"], c["metric"], c["workload"]) for c in doc["charts"]] == [
+        (f"fileio-rndrw-16k-{figure.replace('_', '-')}", metric, "fileio-rndrw-16k")
+        for figure, metric in (("reads_s", "fileio_reads_s"), ("writes_s", "fileio_writes_s"), ("fsyncs_s", "fsyncs_s"),
+                               ("read_mib_s", "read_mib_s"), ("written_mib_s", "written_mib_s"))]
     database = doc["systems"][0]["database"]
     assert (database["engine"], database["doublewrite"], database["buffer_pool_mib"], database["page_size_kib"]) == (
         "MariaDB", False, 128, 16)
@@ -63,7 +74,7 @@ def test_a_folder_becomes_a_bundle_with_its_unknowns_to_be_stated(tmp_path):
         (16, "systems[system].storage.vendor"), (17, "systems[system].storage.kind"), (18, "systems[system].protocol"),
         (25, "systems[system].database.compression"), (32, "systems[system].host.cpu"),
         (34, "systems[system].raid.level"), (35, "systems[system].raid.drives"), (36, "systems[system].raid.drive_model"),
-        (85, "results[mdstat].workload")]
+        (105, "results[mdstat].workload")]
     assert {(p.type, p.message) for p in problems} == {
         ("to-be-stated", "to be stated: only the contributor knows it (replace TO BE STATED)")}
 
@@ -108,10 +119,10 @@ def test_the_command_asks_nothing_without_a_terminal(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [  # the grouping, shown before the bundle is written
         "1 system(s):",
-        "  system (the only system): one system: its runs differ in no subfolder, setting or file name; 4 run(s) of "
-        f"oltp_read_only, oltp_read_write: run2/both.log, run2/{RW}, {RW}",
+        "  system (the only system): one system: its runs differ in no subfolder, setting or file name; 5 run(s) of "
+        f"oltp_read_only, oltp_read_write, rndrw: run2/both.log, run2/{RW}, web-1.0.20-fileio-rndrw.log, {RW}",
         "  not a system's difference: folder(s) run2/: named as repetitions, not systems",
-        f"wrote {out}: 4 run(s), 1 mdstat file(s), 5 database setting(s) read"]
+        f"wrote {out}: 5 run(s), 1 mdstat file(s), 5 database setting(s) read"]
     assert done.stderr.splitlines()[-1] == f"11 value(s) to be stated: edit {out / 'bundle.yaml'}, then run benchdb validate"
     done = subprocess.run([str(benchdb), "import", str(tmp_path / "logs"), "--out", str(out)], cwd=ROOT,
                           capture_output=True, text=True, stdin=subprocess.DEVNULL, env=here)

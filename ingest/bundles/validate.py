@@ -21,7 +21,7 @@ from .claims import verdict_of
 from .derive import Derivation, derive
 from .fields import fileio_metrics, never_negative
 from .files import BUNDLE_FILE, bundle_file, display_path, find_bundle_files
-from .fileio import workload_findings
+from .fileio import is_fileio_workload, workload_findings
 from ..parsers import PARSERS, ParseError, artifact_digest
 from ..parsers.sysbench_runs import parse_file as parse_sysbench_run
 from .problems import Problem
@@ -391,7 +391,12 @@ class _Checker:
                     has_x = col.threads or t.defaults.threads or any(r.threads for r in t.rows)
                     if has_x:
                         drawable.add(col.metric or t.defaults.metric)
+        fileio = [w.id for w in self.bundle.workloads if is_fileio_workload(w)]
         for i, chart in enumerate(self.bundle.charts):
+            self._ref(("charts", i, "workload"), chart.workload, {w.id for w in self.bundle.workloads}, "workload")
+            if chart.workload is None and len(fileio) > 1 and chart.metric in {m.key for m in fileio_metrics()}:
+                self.add(("charts", i), "missing", f"a chart of {chart.metric} needs its workload: the bundle has "
+                                                   f"{len(fileio)} fileio workloads ({', '.join(fileio)})")
             if chart.metric not in drawable:
                 self.add(("charts", i, "metric"), "unknown-reference",
                          f"no table gives {chart.metric!r} against {chart.x!r} to draw")

@@ -159,7 +159,10 @@ def run_tests(runs: list[dict], *, root: Path) -> list[tuple[str, str]]:
     out = []
     for r in runs:
         source = PurePosixPath(r["source"])
-        if r["run"].get("test"):
+        if r["run"].get("kind") == "fileio":  # its test is its --file-test-mode, which the log prints
+            mode = ((r["run"].get("fileio") or {}).get("options") or {}).get("mode")
+            out.append((mode, "log") if mode else (TO_BE_STATED, "nothing names it"))
+        elif r["run"].get("test"):
             out.append((r["run"]["test"], "log"))
         elif (script := _script_test(root / source.parent)) is not None:
             out.append((script[0], f"script {(source.parent / script[1]).as_posix()}"))

@@ -28,6 +28,7 @@ from schema.models import SCHEMA_VERSION, TO_BE_STATED
 
 from .bundle_writer import publish, staged_bundle
 from .citing import Citation, cite_runs, cited_note, source_entry
+from .fileio_workloads import fileio_charts, fileio_workloads
 from .grouping import REPETITION_FOLDER, Grouping, System, group
 from .server_settings import MAX_SMALL_BYTES, Read, database_section, in_effect, read_cnf, read_commands, read_variables
 from ..parsers import ParseError
@@ -266,7 +267,7 @@ def scan(folder: Path, *, cite: Citation | None = None) -> Found:
             runs = parse_runs(path)
         except ParseError as exc:
             runs, why = [], str(exc)
-        if runs and runs[0].get("kind") == "oltp":
+        if runs and runs[0].get("kind") in ("oltp", "fileio"):
             if len(runs) > 1:
                 inside = {n for run in runs for n in range(run["lines"][0], run["lines"][1] + 1)}
                 found.between[rel] = [n for n, _ in enumerate(_lines(path), 1) if n not in inside]
@@ -387,6 +388,13 @@ def _trace_system(trace: dict, systems: list[System]) -> str:
     return mine[0] if len(mine) == 1 else TO_BE_STATED
 
 
+def _seen(runs: list[dict], workload: str) -> dict:
+    """The sysbench versions and thread counts the runs of a workload print."""
+    mine = [r["run"] for r in runs if r["workload"] == workload]
+    return {"tool_version": ", ".join(sorted({run["sysbench_version"] for run in mine if run.get("sysbench_version")}))
+            or None, "concurrency": sorted({run["threads"] for run in mine if run["threads"]})}
+
+
 def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[str, str],
                grouping: Grouping | None = None) -> dict:
     def ask(name: str) -> str:
@@ -400,16 +408,15 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
     for r, (test, _), variant in zip(found.runs, grouping.tests, variants):  # TO BE STATED where nothing names it
         r["test"], r["variant"] = test, variant
         r["workload"] = _slug(f"{test} {variant}") if test != TO_BE_STATED else _slug(f"sysbench {variant}")
-    kinds = sorted({(r["test"], r["variant"], r["workload"]) for r in found.runs})
-    named = sorted({t for t, _, _ in kinds if t != TO_BE_STATED})
-    workloads = [{"id": workload, "tool": "sysbench", "test": test,
-                  "tool_version": ", ".join(sorted({r["run"]["sysbench_version"] for r in found.runs
-                                                    if r["workload"] == workload and r["run"].get("sysbench_version")}))
-                  or None,
-                  "concurrency": sorted({r["run"]["threads"] for r in found.runs
-                                         if r["workload"] == workload and r["run"]["threads"]}),
+    fileio = fileio_workloads(found.runs)  # a fileio run's workload: its mode and file-test options
+    for j, w in fileio.items():
+        found.runs[j]["workload"] = w["id"]
+    kinds = sorted({(r["test"], r["variant"], r["workload"]) for j, r in enumerate(found.runs) if j not in fileio})
+    named = sorted({r["test"] for r in found.runs} - {TO_BE_STATED})
+    workloads = [{"id": workload, "tool": "sysbench", "test": test, **_seen(found.runs, workload),
                   "notes": f"The runs whose file names say {variant}." if variant else None}
                  for test, variant, workload in kinds]
+    workloads += [{**w, **_seen(found.runs, w["id"])} for w in {w["id"]: w for w in fileio.values()}.values()]
     workloads = [{k: v for k, v in w.items() if v not in (None, [])} for w in workloads]
     results, ids = [], set()
     for j, r in enumerate(found.runs):
@@ -453,7 +460,8 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
         "summary": f"sysbench {', '.join(named) or 'runs'} imported from logs; "
                    + ("the systems are" if several else "the system is") + " described below.",
         "sources": [source_entry(answers, cite=found.cite, to_be_stated=TO_BE_STATED)],
-        "systems": systems, "workloads": workloads, "results": results, "notes": notes,
+        "systems": systems, "workloads": workloads, "results": results,
+        **({"charts": charts} if (charts := fileio_charts(found.runs, fileio)) else {}), "notes": notes,
     }
 
 
@@ -465,7 +473,7 @@ def survey(folder: Path, *, mapping: list[tuple[str, dict]] | None = None, one_s
         raise ImportFailed(f"{folder}: not a folder")
     found = scan(folder, cite=cite)
     if not found.runs:
-        raise ImportFailed(f"{folder}: no sysbench log of a database test in it "
+        raise ImportFailed(f"{folder}: no sysbench log of a database or fileio test in it "
                            f"({len(found.skipped)} file(s) skipped)")
     return found, group(runs=found.runs, reads=found.settings, root=folder, mapping=mapping, one_system=one_system)
 

@@ -227,7 +227,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
         } for i, t in enumerate(b.results) if isinstance(t, ResultTable)],
         "charts": [{
             "study": study, "chart": c.id, "position": i, "title": c.title, "metric": c.metric, "x": c.x,
-            "switch": c.switch,
+            "switch": c.switch, "workload": c.workload,
         } for i, c in enumerate(b.charts)],
         "graph_only": [{
             "study": study, "position": i, "title": g.title, "shows": g.shows, "provenance": provenance_text(g.where),

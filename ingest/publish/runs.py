@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 
-from ..bundles.fields import panels
+from ..bundles.fields import fileio_metrics, metric_label, panels
 from . import alt_text
 from .artifacts import published_path
 from .db import RESULT_ORDER, Snapshot, rows
@@ -15,6 +15,13 @@ MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
 # A run with more interval samples than this (over 5 hours at sysbench's usual 1 s) is neither drawn
 # nor listed on its study page: the page would carry them all. Its samples are in the downloads.
 MAX_SAMPLES_SHOWN = 20_000
+# What a run's samples carry to its page: its time, its chart's panels (a database run's or a fileio run's,
+# schema/fields.yaml) and the latency's percentile
+SAMPLE_COLUMNS = tuple(dict.fromkeys(["t_s", *(p["key"] for kind in ("runs", "fileio") for p in panels(kind)),
+                                      "latency_pct"]))
+# The charts of runs over time: database runs (TPS, latency), and sysbench fileio runs (what a device does)
+_CHARTS = {"runs": ("runs-over-time", "Interval samples over time"),
+           "fileio": ("fileio-over-time", "File I/O interval samples over time (sysbench fileio)")}
 
 
 def threads_text(threads: int | None) -> str:
@@ -64,7 +71,7 @@ def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
         "SELECT artifact, count(*), list(DISTINCT latency_pct ORDER BY latency_pct) FILTER (latency_pct IS NOT NULL) "
         "FROM intervals WHERE study = ? GROUP BY artifact", [study]).fetchall()} if runs else {}
     shown = sorted(a for a, (n, _) in summary.items() if n <= MAX_SAMPLES_SHOWN)
-    samples = _by(rows(db.con, "SELECT artifact, t_s, tps, latency_ms, latency_pct FROM intervals "
+    samples = _by(rows(db.con, f"SELECT artifact, {', '.join(SAMPLE_COLUMNS)} FROM intervals "
                                "WHERE study = ? AND list_contains(?, artifact) ORDER BY artifact, t_s",
                        [study, shown]), "artifact") if shown else {}
     for run in runs:
@@ -74,8 +81,10 @@ def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
         run["cited"] = run["artifact"] in cited  # its link: the file at its commit, not a page here
         run["href"] = cited.get(run["artifact"]) or f"/artifacts/{study}/{run['artifact']}/"
         run["interval_count"], pcts = summary.get(run["artifact"], (0, []))
-        run["intervals"] = [{k: s[k] for k in ("t_s", "tps", "latency_ms", "latency_pct")}
-                            for s in samples.get(run["artifact"], [])]
+        run["panels"] = "fileio" if run["kind"] == "fileio" else "runs"
+        keys = ["t_s", *(p["key"] for p in panels(run["panels"])), "latency_pct"]
+        run["intervals"] = [{k: s[k] for k in keys} for s in samples.get(run["artifact"], [])]
+        run["sample_columns"] = [{"key": p["key"], "label": p["label"]} for p in panels(run["panels"])]
         run["intervals_withheld"] = (f"{run['interval_count']:,} interval samples, more than the "
                                      f"{MAX_SAMPLES_SHOWN:,} a study page draws and lists"
                                      if run["interval_count"] > MAX_SAMPLES_SHOWN else None)
@@ -85,29 +94,38 @@ def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
     return runs
 
 
+def fileio_columns(runs: list[dict]) -> list[dict]:
+    """The columns of a study's table of fileio runs: the run's latency and the fileio metrics
+    (schema/fields.yaml) that any of its fileio runs has a value of, in registry order."""
+    have = {metric for run in runs if run["panels"] == "fileio" for metric in run["values"]}
+    keys = ["latency_avg_ms", "latency_p95_ms", *(m.key for m in fileio_metrics())]
+    return [{"key": key, "label": metric_label(key)} for key in keys if key in have]
+
+
 def runs_charts(study: str, runs: list[dict]) -> list[dict]:
-    """The runs-over-time charts: one chart of every run with interval samples, one line each; or,
-    with more runs than can be told apart, one chart per system, its runs coloured by thread count
-    (repeated runs of one configuration share a colour). A chart with still too many colours is
-    listed but not drawn."""
-    drawn = [r for r in runs if r["intervals"]]
-    if not drawn:
-        return []
-    if len(drawn) <= MAX_RUNS_DRAWN:
-        parts = [("runs-over-time", "Interval samples over time", "run", drawn)]
-    else:
-        by_system = _by(drawn, "system")
-        parts = [(f"runs-over-time-{system}", f"Interval samples over time: {mine[0]['system_label']}", "threads",
-                  mine) for system, mine in by_system.items()]
+    """The runs-over-time charts, database runs and fileio runs apart (their panels differ): one chart of
+    every run with interval samples, one line each; or, with more runs than can be told apart, one chart
+    per system, its runs coloured by thread count (repeated runs of one configuration share a colour). A
+    chart with still too many colours is listed but not drawn."""
     charts = []
-    for chart_id, title, colour, mine in parts:
-        colours = len(mine) if colour == "run" else len({r["threads"] for r in mine})
-        charts.append({
-            "id": chart_id, "embed_prefix": f"{study}--{chart_id}", "title": title, "colour": colour,
-            "drawn": colours <= MAX_RUNS_DRAWN, "panels": panels("runs"),
-            "runs": [{**{k: r[k] for k in ("artifact", "path", "label", "complete", "latency_pct", "intervals")},
-                      "colour": r["label"] if colour == "run" else threads_text(r["threads"])} for r in mine],
-            "alt": alt_text.over_time([r["intervals"] for r in mine], panels("runs"), what="run")})
+    for kind, (prefix, heading) in _CHARTS.items():
+        drawn = [r for r in runs if r["intervals"] and r["panels"] == kind]
+        if not drawn:
+            continue
+        if len(drawn) <= MAX_RUNS_DRAWN:
+            parts = [(prefix, heading, "run", drawn)]
+        else:
+            by_system = _by(drawn, "system")
+            parts = [(f"{prefix}-{system}", f"{heading}: {mine[0]['system_label']}", "threads", mine)
+                     for system, mine in by_system.items()]
+        for chart_id, title, colour, mine in parts:
+            colours = len(mine) if colour == "run" else len({r["threads"] for r in mine})
+            charts.append({
+                "id": chart_id, "embed_prefix": f"{study}--{chart_id}", "title": title, "colour": colour,
+                "drawn": colours <= MAX_RUNS_DRAWN, "panels": panels(kind),
+                "runs": [{**{k: r[k] for k in ("artifact", "path", "label", "complete", "latency_pct", "intervals")},
+                          "colour": r["label"] if colour == "run" else threads_text(r["threads"])} for r in mine],
+                "alt": alt_text.over_time([r["intervals"] for r in mine], panels(kind), what="run")})
     return charts
 
 

@@ -12,7 +12,7 @@ from . import alt_text, catalogue
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
 from .quality import run_quality
-from .runs import runs_charts, study_logs, study_runs, traces
+from .runs import fileio_columns, runs_charts, study_logs, study_runs, traces
 from .redundancy import redundancy_price
 from .tails import tail_latency
 
@@ -47,10 +47,11 @@ def chart_points(points: list[dict], labels: dict[str, str], *, x: str) -> list[
 
 # Each chart's points (coordinates of its metric with a value of its x) and units, for every study at once.
 CHART_POINTS = """SELECT ch.chart, c.* EXCLUDE (position) FROM charts AS ch JOIN coordinates AS c
-    ON c.study = ch.study AND c.metric = ch.metric AND c.{x} IS NOT NULL WHERE ch.x = ?
+    ON c.study = ch.study AND c.metric = ch.metric AND c.{x} IS NOT NULL
+   AND (ch.workload IS NULL OR c.workload = ch.workload) WHERE ch.x = ?
     ORDER BY c.study, ch.chart, c.position"""
 CHART_UNITS = """SELECT DISTINCT ch.study, ch.chart, r.unit FROM charts AS ch JOIN results AS r
-    ON r.study = ch.study AND r.metric = ch.metric ORDER BY ALL"""
+    ON r.study = ch.study AND r.metric = ch.metric AND (ch.workload IS NULL OR r.workload = ch.workload) ORDER BY ALL"""
 
 
 def _charts(db: Snapshot, study: str, labels: dict[str, str], placed: dict) -> list[dict]:
@@ -113,6 +114,7 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
         "logs": study_logs(db, study),
         "derived": [{**c, "system_label": labels[c["system"]]} for c in cells if c["value_kind"] == "derived"],
         "runs_charts": runs_charts(study, runs),
+        "fileio_columns": fileio_columns(runs),
         "traces": traces(db, study, runs),
         "tails": tail_latency(db, study, labels),
         "redundancy": redundancy_price(db, study, labels),

@@ -33,6 +33,7 @@ CREATE TABLE charts (
     metric    VARCHAR NOT NULL,
     x         VARCHAR NOT NULL,
     switch    VARCHAR,
+    workload  VARCHAR,                  -- only this workload's values (NULL: every workload's)
     PRIMARY KEY (study, chart)
 );
 

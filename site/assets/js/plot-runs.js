@@ -33,7 +33,7 @@ export function plotRuns(spec, metric, {width = 640, document, standalone = fals
     style: styleFor(standalone),
     x: {label: "Time (s)", labelAnchor: "center", labelArrow: "none", labelOffset: 38, ...seconds},
     y: {grid: true, zero: true, label: spec.panels.find((p) => p.key === metric).label + suffix},
-    color: {domain: colours, range: PALETTE, legend: !standalone && metric === "tps"},
+    color: {domain: colours, range: PALETTE, legend: !standalone && metric === spec.panels[0].key},  // over the first panel
     marks,
   });
 }
