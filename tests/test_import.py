@@ -97,7 +97,9 @@ def test_a_file_of_several_runs_is_split_one_run_a_file(tmp_path):
 def test_with_every_answer_the_bundle_validates_and_builds(tmp_path):
     project = copy_project(tmp_path / "project")
     out = project.data / "my-runs"
-    _, problems = import_folder(_folder(tmp_path), out=out, answers={**EVERYTHING})
+    logs = _folder(tmp_path)
+    shutil.copy(FIXTURES / "sysbench" / "handmade-1.0.20-fileio-seqwr-ivl.log", logs)  # fileio with intervals
+    _, problems = import_folder(logs, out=out, answers={**EVERYTHING})
     # table compression is not a server variable; the snapshot was taken with one of two workloads
     assert [p.field for p in problems] == ["systems[system].database.compression", "results[mdstat].workload"]
     text = (out / "bundle.yaml").read_text(encoding="utf-8")
@@ -108,6 +110,20 @@ def test_with_every_answer_the_bundle_validates_and_builds(tmp_path):
     build_site(project)
     page = (project.public / "studies" / "my-runs" / "index.html").read_text(encoding="utf-8")
     assert "MD RAID 10 on 4 NVMe" in page and "30.99" in page  # the 1.0.20 log's tps (its line 35)
+    # the fileio runs in a table of their own: rndrw's "reads/s: 447.81" (line 24), seqwr's "writes/s:
+    # 12873.38" (line 27), each linking to its line
+    fileio = page[page.index('<h3 id="fileio-runs">'):]
+    assert '<data value="447.81"' in fileio and "/artifacts/my-runs/web-1-0-20-fileio-rndrw/#L24" in fileio
+    assert '<data value="12873.38"' in fileio and "/my-runs/handmade-1-0-20-fileio-seqwr-ivl/#L27" in fileio
+    # seqwr's interval lines (21-23) drawn in panels of their own, and listed: "writes: 205.32 MiB/s" at 10 s
+    chart = page[page.index('<figure id="fileio-over-time"'):]
+    assert [m for m in ("written_mib_s", "read_mib_s", "fsyncs_s", "latency_ms")
+            if f'data-metric="{m}"' in chart[:chart.index("</figure>")]] == [
+        "written_mib_s", "read_mib_s", "fsyncs_s", "latency_ms"]
+    assert '<td class="num">205.32</td><td class="num">0</td><td class="num">131.4</td>' in page
+    # the imported charts of each figure by threads, one a workload: seqwr prints no reads (0.00), so none of them
+    assert 'id="chart-fileio-seqwr-16k-written-mib-s"' in page and 'id="chart-fileio-rndrw-16k-reads-s"' in page
+    assert 'id="chart-fileio-seqwr-16k-reads-s"' not in page
 
 
 def test_the_command_asks_nothing_without_a_terminal(tmp_path):
