@@ -12,6 +12,8 @@ import pytest
 
 from ingest.bundles.validate import validate_paths
 from ingest.database.load import build_database
+from ingest.parsers.sysbench_fileio import size_in
+from ingest.parsers.sysbench_runs import parse_file
 
 from test_validate import MINIMAL
 
@@ -131,3 +133,37 @@ def test_a_0_4_fileio_run_is_stored_with_its_requests_and_transfer_rates(tmp_pat
         ("requests_s", "requests/s", "333.33", 21, 4),               # "333.33 Requests/sec executed"
         ("transferred_mib_s", "MiB/s", "5.2083", 20, 4)]             # "(5.2083Mb/sec)"
     assert con.execute("SELECT grade FROM run_grades").fetchall() == [("not graded",)]
+
+
+@pytest.mark.parametrize(("text", "power", "value"), [
+    ("16KiB", 1, 16), ("512B", 1, 0.5), ("1.5GiB", 2, 1536), ("2Gb", 2, 2048), ("4Mb", 1, 4096), ("16x", 1, None)])
+def test_a_printed_size_is_read_in_powers_of_1024(text, power, value):
+    assert size_in(text, power) == value
+
+
+def test_the_options_sysbench_prints_only_when_on_are_read_when_on(tmp_path):
+    # 1.0 print_file_extra_flags "sync " and "directio"; "Calling fsync() after each write operation."; no
+    # periodic fsync line (--file-fsync-freq=0)
+    log = (SYSBENCH / "web-1.0.20-fileio-rndrw.log").read_text(encoding="utf-8")
+    log = log.replace("Extra file open flags: (none)", "Extra file open flags: sync directio")
+    log = log.replace("Periodic FSYNC enabled, calling fsync() each 100 requests.\n",
+                      "Calling fsync() after each write operation.\n")
+    path = tmp_path / "run.log"
+    path.write_text(log, encoding="utf-8")
+    assert parse_file(path)["fileio"]["options"] == {
+        "fsync_every": 0, "fsync_end": True, "fsync_all": True, "extra_flags": "sync directio", "o_direct": True,
+        "files": 128, "file_size_mib": 8, "total_size": "1GiB", "total_size_mib": 1024, "block_size": "16KiB",
+        "block_size_kib": 16, "io_mode": "synchronous", "mode": "rndrw"}
+    # 0.4 prints the flags as the platform's number: only 0 says no O_DIRECT
+    log = (SYSBENCH / "handmade-0.4.12-fileio-rndrw.log").read_text(encoding="utf-8")
+    path.write_text(log.replace("Extra file open flags: 0", "Extra file open flags: 4000"), encoding="utf-8")
+    assert parse_file(path)["fileio"]["options"]["o_direct"] is None
+
+
+def test_an_unfinished_fileio_run_keeps_its_options(tmp_path):
+    # the seqwr log cut after its interval lines (21-23): no figures, its options (lines 9-16) all the same
+    log = (SYSBENCH / "handmade-1.0.20-fileio-seqwr-ivl.log").read_text(encoding="utf-8")
+    path = tmp_path / "run.log"
+    path.write_text(log[: log.index("File operations:")], encoding="utf-8")
+    run = parse_file(path)
+    assert (run["complete"], list(run["fileio"]), run["fileio"]["options"]["mode"]) == (False, ["options"], "seqwr")

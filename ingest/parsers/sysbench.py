@@ -253,8 +253,10 @@ class _Parser:
         self.out["source_lines"].setdefault(f"fileio {key}", line_no)
 
     def _file_option(self, line_no: int, name: str, values: dict) -> None:
-        """A line of fileio's options (sysbench_fileio.file_option): kept with its line."""
+        """A line of fileio's options (sysbench_fileio.file_option): kept with its line; only the fileio
+        test prints them."""
         self.signals += 1
+        self.kind_hint = "fileio"
         self.out.setdefault("fileio_options", {}).update(values)
         self.out["source_lines"].setdefault(f"fileio option {name}", line_no)
 

@@ -60,8 +60,8 @@ def finish(parser) -> dict:
         parser.warn(out["intervals"].last_line, "the log ends after the interval reports: no final statistics")
     out["kind"] = _kind(parser)
     options = out.pop("fileio_options", None)
-    if out["kind"] == "fileio" and (figures := fileio_figures(out)) is not None:
-        out["fileio"] = {**figures, "options": close_options(options or {})}
+    if out["kind"] == "fileio" and ((figures := fileio_figures(out)) is not None or options):
+        out["fileio"] = {**(figures or {}), "options": close_options(options or {})}  # an unfinished run: options
     if out["threads"] is None:
         _threads(parser)
     _cross_check(parser)

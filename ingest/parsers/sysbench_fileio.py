@@ -97,6 +97,8 @@ _ONLY_WHEN_ON = {"fsync_every": 0, "fsync_end": False, "fsync_all": False}
 def size_in(text: str, power: int) -> float | int | None:
     """A size as sysbench prints it ('16KiB', '2Gb', '512B') in units of 1024 ** power bytes (1: KiB, 2:
     MiB); None when it is not one. Exact decimal arithmetic: the printed digits, times a power of 1024."""
+    if text[-1:] not in ("B", "b"):
+        return None
     body = text[:-1].removesuffix("i")
     suffix = body[-1:] if body[-1:] and body[-1:] in _POWERS else ""
     try:
@@ -144,4 +146,4 @@ def close_options(options: dict) -> dict:
     the log printed the mode's line (its last)."""
     if "mode" not in options:
         return options
-    return {**{name: off for name, off in _ONLY_WHEN_ON.items()}, **options}
+    return {**_ONLY_WHEN_ON, **options}
