@@ -120,12 +120,15 @@ def runs_charts(study: str, runs: list[dict]) -> list[dict]:
                      for system, mine in by_system.items()]
         for chart_id, title, colour, mine in parts:
             colours = len(mine) if colour == "run" else len({r["threads"] for r in mine})
+            # a fileio chart leaves out a panel its runs print as 0 throughout (the reads of a write test)
+            shown = [p for p in panels(kind)
+                     if kind != "fileio" or any(s[p["key"]] for r in mine for s in r["intervals"])]
             charts.append({
                 "id": chart_id, "embed_prefix": f"{study}--{chart_id}", "title": title, "colour": colour,
-                "drawn": colours <= MAX_RUNS_DRAWN, "panels": panels(kind),
+                "drawn": colours <= MAX_RUNS_DRAWN, "panels": shown,
                 "runs": [{**{k: r[k] for k in ("artifact", "path", "label", "complete", "latency_pct", "intervals")},
                           "colour": r["label"] if colour == "run" else threads_text(r["threads"])} for r in mine],
-                "alt": alt_text.over_time([r["intervals"] for r in mine], panels(kind), what="run")})
+                "alt": alt_text.over_time([r["intervals"] for r in mine], shown, what="run")})
     return charts
 
 

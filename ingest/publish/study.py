@@ -7,7 +7,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from ..bundles.fields import metric_label
+from ..bundles.fields import metric_label, metric_text
 from . import alt_text, catalogue
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
@@ -68,6 +68,7 @@ def _charts(db: Snapshot, study: str, labels: dict[str, str], placed: dict) -> l
             "embed_prefix": f"{study}--{chart['chart']}",
             "id": chart["chart"], "title": chart["title"], "metric": chart["metric"], "unit": ", ".join(units),
             "x_label": AXIS_LABELS[chart["x"]], "y_label": metric_label(chart["metric"]),
+            "y_text": metric_text(chart["metric"], ", ".join(units)),  # the unit once, as a caption writes it
             "series": list(dict.fromkeys(p["series"] for p in points)),
             "switch": switch, "points": points, "alt": alt_text.by_x(points),
         })
