@@ -14,7 +14,7 @@ FROM intervals WHERE study IN (SELECT study FROM q_studies);
 -- ;
 -- Each run with its samples' span: the report interval (else the first sample's time) is one step.
 CREATE TEMP TABLE q_runs AS
-SELECT r.study, r.artifact, r.system, r.workload, r.threads, r.threads_source, r.started, r.trace,
+SELECT r.study, r.artifact, r.system, r.workload, r.threads, r.threads_source, r.started, r.trace, r.kind,
        count(i.t_s) AS samples, min(i.t_s) AS first_t, max(i.t_s) AS last_t,
        coalesce(r.report_interval_s, min(i.t_s)) AS step,
        coalesce(r.elapsed_s, max(i.t_s)) AS length_s,
@@ -250,10 +250,11 @@ SELECT r.study, r.artifact, 'errors',
 FROM q_runs AS r WHERE r.samples > 0
 UNION ALL
 SELECT r.study, r.artifact, 'buffer_pool',
-       CASE WHEN p.data_bytes IS NULL OR p.pool_bytes IS NULL THEN 'not known'
+       CASE WHEN r.kind = 'fileio' OR p.data_bytes IS NULL OR p.pool_bytes IS NULL THEN 'not known'
             WHEN p.data_bytes / p.pool_bytes <= {fits_at} THEN 'warn' ELSE 'pass' END,
-       p.data_bytes / p.pool_bytes,
-       CASE WHEN p.data_bytes IS NULL THEN 'not known: no data size is recorded (tables and rows, or data_gb)'
+       CASE WHEN r.kind IS DISTINCT FROM 'fileio' THEN p.data_bytes / p.pool_bytes END,
+       CASE WHEN r.kind = 'fileio' THEN 'not known: a sysbench fileio run uses no database buffer pool'
+            WHEN p.data_bytes IS NULL THEN 'not known: no data size is recorded (tables and rows, or data_gb)'
             WHEN p.pool_bytes IS NULL THEN 'not known: no buffer pool size is recorded'
             ELSE format('data about {} MiB ({}) is {}x the buffer pool of {} MiB ({}){}',
                         round(p.data_bytes / 1048576, 1), p.data_from, round(p.data_bytes / p.pool_bytes, 3),
