@@ -168,3 +168,16 @@ def test_an_unfinished_fileio_run_keeps_its_options(tmp_path):
     path.write_text(log[: log.index("File operations:")], encoding="utf-8")
     run = parse_file(path)
     assert (run["complete"], list(run["fileio"]), run["fileio"]["options"]["mode"]) == (False, ["options"], "seqwr")
+
+
+def test_a_chart_of_a_fileio_metric_names_its_workload_among_several(tmp_path):
+    two = fileio_workload("rndrw") + fileio_workload("seqwr").replace("id: rw", "id: seq")
+    folder = bundle(tmp_path, "web-1.0.20-fileio-rndrw.log", workload=two)
+    text = (folder / "bundle.yaml").read_text(encoding="utf-8").replace(
+        "system: a}\ncharts:\n",
+        "system: a, workload: rw}\ncharts:\n  - {id: w, title: W, metric: fileio_writes_s, x: threads}\n"
+    ).replace("state: optimal}", "state: optimal, workload: rw}")  # the table's
+    (folder / "bundle.yaml").write_text(text, encoding="utf-8")
+    assert problems(folder) == [
+        "bundle.yaml:49: charts[w]: a chart of fileio_writes_s needs its workload: the bundle has 2 fileio "
+        "workloads (rw, seq)"]

@@ -8,7 +8,9 @@ from __future__ import annotations
 import typing
 from dataclasses import dataclass
 
-from schema.models import FileTest, FileTestMode, Workload
+from schema.models import Artifact, Bundle, Cited, FileTest, FileTestMode, Workload
+
+from .fields import fileio_metrics
 
 FILE_TEST_MODES = frozenset(typing.get_args(FileTestMode))
 # A file_test field -> the parsed option it is, and the option line it is printed on (a setting printed
@@ -35,6 +37,18 @@ def log_line(run: dict, option: str) -> int | None:
     """The log line of a fileio option (or of the mode's line for one printed only when on)."""
     lines = run["source_lines"]
     return lines.get(f"fileio option {option}") or lines.get("fileio option mode")
+
+
+def run_findings(*, bundle: Bundle | None, result: Artifact | Cited, run: dict, name: str, loc: tuple,
+                 log_field: str) -> list[Finding]:
+    """A database run in a database workload, a fileio run in its fileio workload: the findings of the run
+    that ``result`` (at ``loc``) places, its log called ``name`` (``bundle``: None when it was not read)."""
+    workloads = list(bundle.workloads) if bundle is not None else []
+    wanted = result.workload if result.workload is not None else (workloads[0].id if len(workloads) == 1 else None)
+    index = next((i for i, w in enumerate(workloads) if w.id == wanted), None)
+    return workload_findings(run=run, path=name, artifact_loc=loc, log_field=log_field,
+                             workload=workloads[index] if index is not None else None,
+                             workload_loc=("workloads", index), named=result.workload is not None)
 
 
 def workload_findings(*, run: dict, path: str, artifact_loc: tuple, log_field: str, workload: Workload | None,
@@ -106,3 +120,14 @@ def _text(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def chart_findings(bundle: Bundle) -> list[Finding]:
+    """A chart of a fileio metric names its workload where the bundle has several fileio workloads: the
+    values of two modes are not one line."""
+    fileio = [w.id for w in bundle.workloads if is_fileio_workload(w)]
+    metrics = {m.key for m in fileio_metrics()}
+    return [Finding(("charts", i), "missing", f"a chart of {chart.metric} needs its workload: the bundle has "
+                                              f"{len(fileio)} fileio workloads ({', '.join(fileio)})")
+            for i, chart in enumerate(bundle.charts)
+            if chart.workload is None and len(fileio) > 1 and chart.metric in metrics]

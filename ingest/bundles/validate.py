@@ -21,7 +21,7 @@ from .claims import verdict_of
 from .derive import Derivation, derive
 from .fields import fileio_metrics, never_negative
 from .files import BUNDLE_FILE, bundle_file, display_path, find_bundle_files
-from .fileio import is_fileio_workload, workload_findings
+from .fileio import chart_findings, run_findings
 from ..parsers import PARSERS, ParseError, artifact_digest
 from ..parsers.sysbench_runs import parse_file as parse_sysbench_run
 from .problems import Problem
@@ -355,7 +355,7 @@ class _Checker:
     def _run(self, loc: tuple, a: Artifact | Cited, run: dict, *, name: str) -> None:
         """The checks of a sysbench run against the result that places it (parsed from a log, or cited)."""
         where = loc + (("path",) if isinstance(a, Artifact) else ("figures",))
-        self._run_in_workload(loc, a, run, name=name, log_field=where[-1])
+        self._findings(run_findings(bundle=self.bundle, result=a, run=run, name=name, loc=loc, log_field=where[-1]))
         if not run["complete"] and not a.incomplete:
             self.add(where, "incomplete-run",
                      f"{name} has no final statistics (a truncated or unfinished run); "
@@ -368,14 +368,9 @@ class _Checker:
         for warning in run["warnings"]:
             self.add(where, "artifact-warning", f"{name} {warning}", severity="warning")
 
-    def _run_in_workload(self, loc: tuple, a: Artifact | Cited, run: dict, *, name: str, log_field: str) -> None:
-        """A database run in a database workload, a fileio run in its fileio workload (fileio.py)."""
-        workloads = list(self.bundle.workloads) if self.bundle is not None else []
-        wanted = a.workload if a.workload is not None else (workloads[0].id if len(workloads) == 1 else None)
-        index = next((i for i, w in enumerate(workloads) if w.id == wanted), None)
-        for finding in workload_findings(run=run, path=name, artifact_loc=loc, log_field=log_field,
-                                         workload=workloads[index] if index is not None else None,
-                                         workload_loc=("workloads", index), named=a.workload is not None):
+    def _findings(self, found: Iterable) -> None:
+        """Add the findings of a room's checks (fileio.py)."""
+        for finding in found:
             self.add(finding.loc, finding.kind, finding.message, severity=finding.severity)
 
     def _charts(self) -> None:
@@ -391,12 +386,9 @@ class _Checker:
                     has_x = col.threads or t.defaults.threads or any(r.threads for r in t.rows)
                     if has_x:
                         drawable.add(col.metric or t.defaults.metric)
-        fileio = [w.id for w in self.bundle.workloads if is_fileio_workload(w)]
+        self._findings(chart_findings(self.bundle))
         for i, chart in enumerate(self.bundle.charts):
             self._ref(("charts", i, "workload"), chart.workload, {w.id for w in self.bundle.workloads}, "workload")
-            if chart.workload is None and len(fileio) > 1 and chart.metric in {m.key for m in fileio_metrics()}:
-                self.add(("charts", i), "missing", f"a chart of {chart.metric} needs its workload: the bundle has "
-                                                   f"{len(fileio)} fileio workloads ({', '.join(fileio)})")
             if chart.metric not in drawable:
                 self.add(("charts", i, "metric"), "unknown-reference",
                          f"no table gives {chart.metric!r} against {chart.x!r} to draw")
