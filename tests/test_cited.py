@@ -245,7 +245,7 @@ def test_import_cite_writes_citations_and_copies_nothing(tmp_path):
         ("cited", "runs-point-select-run3", "bench/runs/point-select.log", POINT_SELECT_SHA,
          "cited/runs-point-select-run3.jsonl", "runs"),
         ("cited", "runs-ro-16-sysbench", "bench/runs/ro 16#/sysbench.log", SHA, "cited/runs-ro-16-sysbench.jsonl",
-         "runs-ro-16")]
+         "ro-16")]
     assert all(r["origin"]["commit"] == COMMIT and "licence" not in r["origin"] for r in doc["results"])
     # the my.cnf is cited by its path in the repository (runs/my.cnf lines 2 and 3), not copied
     assert ("innodb_buffer_pool_size = 4G ([mysqld] of Example-Lab/results@0123456789ab:bench/runs/my.cnf line 2, "

@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from conftest import FIRST_SIX
 from ingest.database import load as load_module
 from ingest.publish import export_all
 from ingest.bundles.fields import keys
@@ -46,7 +47,7 @@ SUMMARY = {  # TPS optimal, TPS in recovery, rebuild MB/s
 
 @pytest.fixture(scope="module")
 def database(tmp_path_factory, layout) -> Path:
-    bundles, problems = validate_paths([layout.data])
+    bundles, problems = validate_paths([layout.data / study for study in FIRST_SIX])
     assert problems == []
     return build_database(bundles, db_path=tmp_path_factory.mktemp("db") / "benchmarks.duckdb")
 
@@ -144,7 +145,7 @@ def test_a_failed_load_leaves_the_previous_database(database, tmp_path, monkeypa
         raise RuntimeError("interrupted")
 
     monkeypatch.setattr(load_module, "_insert", boom)
-    bundles, _ = validate_paths([layout.data])
+    bundles, _ = validate_paths([layout.data / study for study in FIRST_SIX])
     with pytest.raises(RuntimeError, match="interrupted"):
         build_database(bundles, db_path=target)
     assert target.read_bytes() == before

@@ -68,8 +68,11 @@ def test_minimal_bundle_is_valid(bundle_dir):
 
 
 def test_the_shipped_bundles_are_valid(layout):
+    """No error; a warning only where a log itself says something is off (sysbench's "timer was never
+    started", a run cut before its final statistics), which validate reports with the log's line."""
     bundles, problems = validate_paths([layout.data])
-    assert [str(p) for p in problems] == []
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    assert all(".figures: " in str(p) or "artifacts/" in str(p) for p in problems), [str(p) for p in problems]
     assert "graid-supremeraid-mysql-2023" in [b.bundle.id for b in bundles]
 
 
