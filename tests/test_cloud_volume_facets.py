@@ -37,3 +37,20 @@ def test_gp2_volumes_pair_on_size_unless_something_else_differs():
     bigger = _config(**{**gp2, "volume_size_gb": "3400", "buffer_pool_mib": "55296"})
     paired, breaking, _ = like_for_like("volume_size_gb", small, bigger)
     assert not paired and [f.key for f in breaking] == ["buffer_pool_mib"]
+
+
+def test_a_sata_and_an_nvme_ssd_pair_on_storage_product_and_on_device_class():
+    """vadimtk/benchmark-docs' LinkBench page: a Crucial M500 (SATA) and an Intel P3600 (NVMe) with one
+    engine: the device class differs because the product does, so each facet takes the pair and names
+    the other difference as following from it."""
+    base = {"db": "Percona Server 5.6", "benchmark": "LinkBench"}
+    m500 = _config(**base, storage="Crucial M500 SATA SSD 900GB (Crucial)", device_class="sata-ssd")
+    p3600 = _config(**base, storage="Intel P3600 PCIe SSD 1.6TB (Intel)", device_class="nvme-ssd")
+    paired, breaking, following = like_for_like("storage", m500, p3600)
+    assert paired and breaking == [] and [f.key for f in following] == ["device_class"]
+    paired, breaking, following = like_for_like("device_class", m500, p3600)
+    assert paired and breaking == [] and [f.key for f in following] == ["storage"]
+    # a class the source does not state: nothing follows, and the difference breaks the pair
+    unstated = _config(**base, storage="Intel P3600 PCIe SSD 1.6TB (Intel)")
+    paired, breaking, _ = like_for_like("storage", m500, unstated)
+    assert not paired and [f.key for f in breaking] == ["device_class"]

@@ -9,9 +9,12 @@ its own: a system that does not say its doublewrite setting is not like for like
 
 Fields that are the same by definition within a study (its title) never differ between two systems of
 it, so the facet pages, which compare within one study only, need no exception for them. One
-difference is allowed because it follows from the facet itself: a system whose filesystem *is* its
-storage protocol (NFS over NFS) differs in filesystem from any block protocol, so for the protocol
-facet a filesystem difference of that kind does not break the pair (the page names it)."""
+difference of each of two kinds is allowed because it follows from the facet itself: a system whose
+filesystem *is* its storage protocol (NFS over NFS) differs in filesystem from any block protocol, so for
+the protocol facet a filesystem difference of that kind does not break the pair; and a device is of
+one class, so two storage products of different device classes (a SATA SSD against an NVMe SSD) differ
+in class because they differ in product, and the other way round. The page names each such
+difference."""
 
 from __future__ import annotations
 
@@ -41,11 +44,17 @@ def differing(a: dict[str, str], b: dict[str, str]) -> list[Field]:
     return [f for f in fields("compare") if a[f.key] != b[f.key]]
 
 
+# A storage product and the class of its devices: either differs with the other (stated on both sides).
+GO_TOGETHER = {("storage", "device_class"), ("device_class", "storage")}
+
+
 def follows_from(facet: str, field: str, a: dict[str, str], b: dict[str, str]) -> bool:
-    """Whether a difference in ``field`` follows from the facet's own values: only a filesystem that
-    is the protocol itself (an NFS mount), for the protocol facet."""
-    return facet == "protocol" and field == "filesystem" and any(
-        c["filesystem"] == c["protocol"] != NOT_STATED for c in (a, b))
+    """Whether a difference in ``field`` follows from the facet's own values: a filesystem that is the
+    protocol itself (an NFS mount), for the protocol facet; a device class, for the storage product
+    facet, and a storage product, for the device class facet, where both sides state both."""
+    if facet == "protocol" and field == "filesystem":
+        return any(c["filesystem"] == c["protocol"] != NOT_STATED for c in (a, b))
+    return (facet, field) in GO_TOGETHER and NOT_STATED not in (a[facet], b[facet], a[field], b[field])
 
 
 def like_for_like(facet: str, a: dict[str, str], b: dict[str, str]) -> tuple[bool, list[Field], list[Field]]:
