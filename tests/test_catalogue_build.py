@@ -55,3 +55,14 @@ def test_a_doublewrite_pair_shares_its_flush_method_and_each_workload_is_a_compa
     assert ("In numbers: flush O_DIRECT_NO_FSYNC, doublewrite ON: 1.00× at 8 threads; flush O_DIRECT_NO_FSYNC, "
             "doublewrite OFF: 1.03× at 8 threads.") in part
     assert part.count("relative to flush O_DIRECT_NO_FSYNC, doublewrite ON") == 8
+
+
+def test_a_study_of_many_long_runs_draws_every_kth_sample(catalogue: Layout):
+    """percona-innodb-ebs-io1-gp2-scaling-2018: 55 runs of about an hour at 1 s, 198,035 samples in all
+    (its cited/*.jsonl); a page carries about 4,000 (runs.PAGE_SAMPLES), so every 50th is drawn
+    (198,035 / 4,000 = 49.5, rounded up), and the page stays near a megabyte instead of 36 MB."""
+    page = (catalogue.public / "studies" / "percona-innodb-ebs-io1-gp2-scaling-2018" / "index.html")
+    text = page.read_text(encoding="utf-8")
+    assert text.count("Every 50th sample of each run is drawn") == 55
+    assert 'class="samples"' not in text  # no table of thinned samples
+    assert page.stat().st_size < 1_500_000

@@ -32,15 +32,17 @@ def by_x(points: list[dict]) -> str:
     return "; ".join(parts) + "." if parts else ""
 
 
-def over_time(samples: list[list[dict]], panels: list[dict], *, what: str) -> str:
-    """Charts over time (``samples``: one list of samples with t_s per line), for each panel's key, in words."""
-    every = [s for line in samples for s in line]
-    if not every:
+def over_time(samples: list[list[dict]], panels: list[dict], *, what: str, every: int | None = None) -> str:
+    """Charts over time (``samples``: one list of samples with t_s per line), for each panel's key, in words;
+    ``every``: only each every-th sample of the runs is drawn."""
+    drawn = [s for line in samples for s in line]
+    if not drawn:
         return ""
-    start, end = min(s["t_s"] for s in every), max(s["t_s"] for s in every)
-    parts = [f"{len(samples)} {what}{'' if len(samples) == 1 else 's'}, {len(every)} samples from {start} s to {end} s"]
+    start, end = min(s["t_s"] for s in drawn), max(s["t_s"] for s in drawn)
+    count = f"{len(drawn)} samples (every {every}th of the runs' samples)" if every else f"{len(drawn)} samples"
+    parts = [f"{len(samples)} {what}{'' if len(samples) == 1 else 's'}, {count} from {start} s to {end} s"]
     for panel in panels:
-        values = [s[panel["key"]] for s in every if s.get(panel["key"]) is not None]
+        values = [s[panel["key"]] for s in drawn if s.get(panel["key"]) is not None]
         if values:
             parts.append(f"{panel['label']} from {min(values)} to {max(values)}")
         else:

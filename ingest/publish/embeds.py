@@ -60,7 +60,8 @@ def _runs(doc: dict) -> Iterator[dict]:
                 "title": f"{chart['title']} ({panel['name']}): {doc['title']}",
                 "full_page": f"/studies/{doc['id']}/#{chart['id']}", "renderer": "runs", "spec": chart,
                 "option": metric, "columns": RUN_COLUMNS, "rows": rows,
-                "alt": alt_text.over_time([run["intervals"] for run in chart["runs"]], [panel], what="run"),
+                "alt": alt_text.over_time([run["intervals"] for run in chart["runs"]], [panel], what="run",
+                                          every=chart.get("every")),
             }
 
 

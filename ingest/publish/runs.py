@@ -15,6 +15,10 @@ MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
 # A run with more interval samples than this (over 5 hours at sysbench's usual 1 s) is neither drawn
 # nor listed on its study page: the page would carry them all. Its samples are in the downloads.
 MAX_SAMPLES_SHOWN = 20_000
+# A study page carries at most about this many samples of all its runs together: beyond it (55 runs of an
+# hour at 1 s made a 36 MB page), its charts draw every k-th sample of each run, the same k for all, and
+# its tables of samples are left out; every sample stays in the logs and the database download.
+PAGE_SAMPLES = 4_000
 # What a run's samples carry to its page: its time, its chart's panels (a database run's or a fileio run's,
 # schema/fields.yaml) and the latency's percentile
 SAMPLE_COLUMNS = tuple(dict.fromkeys(["t_s", *(p["key"] for kind in ("runs", "fileio") for p in panels(kind)),
@@ -71,9 +75,12 @@ def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
         "SELECT artifact, count(*), list(DISTINCT latency_pct ORDER BY latency_pct) FILTER (latency_pct IS NOT NULL) "
         "FROM intervals WHERE study = ? GROUP BY artifact", [study]).fetchall()} if runs else {}
     shown = sorted(a for a, (n, _) in summary.items() if n <= MAX_SAMPLES_SHOWN)
+    every = max(1, -(-sum(summary[a][0] for a in shown) // PAGE_SAMPLES))  # 1: every sample
     samples = _by(rows(db.con, f"SELECT artifact, {', '.join(SAMPLE_COLUMNS)} FROM intervals "
-                               "WHERE study = ? AND list_contains(?, artifact) ORDER BY artifact, t_s",
-                       [study, shown]), "artifact") if shown else {}
+                               "WHERE study = ? AND list_contains(?, artifact) "
+                               "QUALIFY (row_number() OVER (PARTITION BY artifact ORDER BY t_s) - 1) % ? = 0 "
+                               "ORDER BY artifact, t_s",
+                       [study, shown, every]), "artifact") if shown else {}
     for run in runs:
         run["system_label"] = labels[run["system"]]
         run["values"] = {v["metric"]: {"text": v["value_text"], "provenance": v["provenance"],
@@ -84,6 +91,7 @@ def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
         run["panels"] = "fileio" if run["kind"] == "fileio" else "runs"
         keys = ["t_s", *(p["key"] for p in panels(run["panels"])), "latency_pct"]
         run["intervals"] = [{k: s[k] for k in keys} for s in samples.get(run["artifact"], [])]
+        run["intervals_every"] = every if run["intervals"] and every > 1 else None
         run["sample_columns"] = [{"key": p["key"], "label": p["label"]} for p in panels(run["panels"])]
         run["intervals_withheld"] = (f"{run['interval_count']:,} interval samples, more than the "
                                      f"{MAX_SAMPLES_SHOWN:,} a study page draws and lists"
@@ -128,7 +136,9 @@ def runs_charts(study: str, runs: list[dict]) -> list[dict]:
                 "drawn": colours <= MAX_RUNS_DRAWN, "panels": shown,
                 "runs": [{**{k: r[k] for k in ("artifact", "path", "label", "complete", "latency_pct", "intervals")},
                           "colour": r["label"] if colour == "run" else threads_text(r["threads"])} for r in mine],
-                "alt": alt_text.over_time([r["intervals"] for r in mine], shown, what="run")})
+                "every": mine[0]["intervals_every"],
+                "alt": alt_text.over_time([r["intervals"] for r in mine], shown, what="run",
+                                          every=mine[0]["intervals_every"])})
     return charts
 
 
