@@ -134,10 +134,10 @@ def tree_memory() -> TreeMemory:
 
 def make_bundles(layout: Layout, n: int) -> None:
     """Replace data/ with n bundles, copies of the project's own under new ids: every fifth one of those
-    that carry logs (in turn), the others of those that do not (in turn), so that a fifth carry sysbench
-    logs however many bundles of each kind data/ holds."""
+    that carry logs or cite them (in turn), the others of those that do not (in turn), so that a fifth
+    carry sysbench logs however many bundles of each kind data/ holds."""
     originals = sorted(p for p in layout.data.iterdir() if (p / "bundle.yaml").is_file())
-    with_logs = [p for p in originals if (p / "artifacts").is_dir()]
+    with_logs = [p for p in originals if (p / "artifacts").is_dir() or (p / "cited").is_dir()]
     without = [p for p in originals if p not in with_logs]
     staging = layout.root / "originals"
     shutil.move(layout.data, staging)

@@ -17,6 +17,11 @@
 
     .venv/bin/python benchmarks/bench_pages.py
     .venv/bin/python benchmarks/bench_pages.py --site PUBLIC   # only 4, for a site already built in PUBLIC
+    .venv/bin/python benchmarks/bench_pages.py --studies 200   # 1-4 on a temporary copy holding 200 studies
+
+With --studies N the measured site is a temporary copy of the project whose data/ holds N copies of
+its bundles under new ids (bench_build.make_bundles), and 1 also measures the home page, /studies/ and
+the facet pages' first pages, which grow with the number of studies.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, copy_project, serve_folder  # noqa: E402
 from ingest.build.site import Layout, build_site  # noqa: E402
+from ingest.bundles.fields import facet_pages  # noqa: E402
 
 STUDY = "/studies/graid-supremeraid-mysql-2023/"
 
@@ -162,17 +168,43 @@ def site_only(public: Path) -> None:
         server.shutdown()
 
 
+def transfer(browser, base: str, public: Path, path: str) -> tuple[float, int]:
+    """KB gzip (level 6) of a page and everything it fetched until the network was idle, and how many
+    requests that was."""
+    page = browser.new_page()
+    fetched: list[str] = []
+    page.on("requestfinished", lambda r: fetched.append(r.url))
+    page.goto(base + path)
+    page.wait_for_load_state("networkidle")
+    page.close()
+    total = 0
+    for url in fetched:
+        file = public / url.split(base, 1)[1].split("?")[0].lstrip("/")
+        if file.is_dir():
+            file = file / "index.html"
+        total += len(gzip.compress(file.read_bytes(), 6))
+    return total / 1024, len(fetched)
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
     if sys.argv[1:2] == ["--site"]:
         site_only(Path(sys.argv[2]))
         return
-    layout = Layout(ROOT)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-pages-"))
+    study = STUDY
+    if sys.argv[1:2] == ["--studies"]:
+        from bench_build import make_bundles
+
+        layout = copy_project(tmp / "many", studies=None)
+        make_bundles(layout, int(sys.argv[2]))
+        study = f"/studies/{min(p.name for p in layout.data.glob('graid-supremeraid-mysql-2023-*'))}/"
+    else:
+        layout = Layout(ROOT)
     build_site(layout)
     server = serve_folder(layout.public)
     base = f"http://127.0.0.1:{server.server_port}"
-    tmp = Path(tempfile.mkdtemp(prefix="bench-pages-"))
     try:
         synthetic = copy_project(tmp / "project")
         synthetic_bundle(synthetic.data / "synthetic-10k")
@@ -180,25 +212,21 @@ def main() -> None:
         big = serve_folder(synthetic.public)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            fetched: list[str] = []
-            page.on("requestfinished", lambda r: fetched.append(r.url))
-            page.goto(base + STUDY)
-            page.wait_for_load_state("networkidle")
-            total = 0
-            for url in fetched:
-                path = layout.public / url.split(base, 1)[1].split("?")[0].lstrip("/")
-                if path.is_dir():
-                    path = path / "index.html"
-                total += len(gzip.compress(path.read_bytes(), 6))
-            print(f"study page transfer: {total / 1024:.1f} KB gzip in {len(fetched)} requests (budget 150 KB)")
+            studies = sum(1 for p in layout.data.iterdir() if (p / "bundle.yaml").is_file())
+            print(f"{studies} studies in {layout.data}")
+            kb, requests = transfer(browser, base, layout.public, study)
+            print(f"study page transfer: {kb:.1f} KB gzip in {requests} requests (budget 150 KB)")
+            if study != STUDY:
+                for path in ["/", "/studies/", *(f"/{f.page.slug}/" for f in facet_pages())]:
+                    kb, requests = transfer(browser, base, layout.public, path)
+                    print(f"  {path}: {kb:.1f} KB gzip in {requests} requests")
             first_visits(browser, base, layout.public)
 
             times = []
             for _ in range(5):
                 p = browser.new_page()
                 p.add_init_script(RECORD_DRAWN)
-                p.goto(base + STUDY)
+                p.goto(base + study)
                 p.wait_for_function("window.__drawn !== null")
                 dcl = p.evaluate("performance.getEntriesByType('navigation')[0].domContentLoadedEventStart")
                 times.append((p.evaluate("window.__drawn"), dcl))
