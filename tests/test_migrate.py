@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, ROOT
+from conftest import FIRST_SIX, FIXTURES, ROOT
 from ingest.bundles.validate import validate_paths
 from schema.models import SCHEMA_VERSION
 
-BUNDLES = sorted([*(ROOT / "data").glob("*/bundle.yaml"), *(FIXTURES / "bundles").glob("*/bundle.yaml"),
-                  FIXTURES / "every-field" / "bundle.yaml"])
+# the bundles that format 1 wrote: the six studies of data/ then, and the test fixtures
+BUNDLES = sorted([*(ROOT / "data" / study / "bundle.yaml" for study in FIRST_SIX),
+                  *(FIXTURES / "bundles").glob("*/bundle.yaml"), FIXTURES / "every-field" / "bundle.yaml"])
 BENCHDB = Path(sys.executable).parent / "benchdb"
 
 
