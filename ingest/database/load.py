@@ -28,6 +28,7 @@ from ..parsers import artifact_digest
 from ..parsers.mdstat import array_state
 from ..parsers.sysbench_fileio import figure_line
 from ..parsers.sysbench_intervals import STORED_COLUMNS, IntervalColumns
+from .evidence import create_macros
 from .quality import grade_runs
 from ..bundles.validate import LoadedBundle
 
@@ -411,6 +412,7 @@ def create_schema(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
     con.execute("SET enable_progress_bar = false")  # no progress bar in the build log
     con.execute((SQL_DIR / "schema.sql").read_text(encoding="utf-8"))
     con.execute((SQL_DIR / "results.sql").read_text(encoding="utf-8").replace("{fields}", results_columns_sql()))
+    create_macros(con)  # evidence.sql: publish.sql's views grade values by them
     con.execute((SQL_DIR / "publish.sql").read_text(encoding="utf-8"))
     types: dict[str, dict[str, str]] = {}
     for table, column, kind in con.execute("SELECT table_name, column_name, data_type FROM "

@@ -3,7 +3,9 @@
 -- One row per coordinate (study, system, workload, metric, unit, state, load) with the value it stands for:
 -- its only value, or the mean of repeated measured runs with their lowest, highest and count.
 -- A coordinate holding two printed values is ambiguous and has no row. "text" is how a chart or
--- table labels the value; "position" orders coordinates as their first value is printed. The mean is
+-- table labels the value; "position" orders coordinates as their first value is printed;
+-- "evidence_rank" is the worst evidence grade of its values (evidence.sql) and "inconsistent" whether
+-- one of them is flagged as disagreeing with its source's other figures. The mean is
 -- the sum of the values in ascending order over their count, so that two exports of one database agree
 -- to the last digit whatever order the rows are read in (avg's sum did not: a test of the export in
 -- worker processes saw 4629.8566666666675 against 4629.856666666667).
@@ -25,7 +27,9 @@ SELECT
     CASE WHEN count(*) = 1 THEN any_value(flag) END AS flag,
     CASE WHEN count(*) = 1 THEN any_value(note) END AS note,
     CASE WHEN count(*) = 1 THEN any_value(source_href) END AS source_href,
-    min([result_index, row_index, col_index]) AS position
+    min([result_index, row_index, col_index]) AS position,
+    max(evidence_rank(value_kind, grade)) AS evidence_rank,
+    bool_or(evidence_inconsistent(flag)) AS inconsistent
 FROM results
 GROUP BY study, system, workload, metric, unit, state, threads
 HAVING count(*) = 1 OR bool_and(value_kind = 'measured');
