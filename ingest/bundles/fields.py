@@ -24,6 +24,7 @@ class FacetPage(_Strict):
     title: str
     baseline: Literal["baseline", "optimal"]
     about: str
+    question: str  # what the page answers, in one line (its evidence view's heading)
 
 
 class Field(_Strict):

@@ -27,7 +27,8 @@ from .db import Snapshot, in_studies, materialise_views, release_views
 from .downloads import export_downloads, export_study_csvs
 from .embeds import export_embeds, facet_embeds, study_embeds, write_specs
 from .explore import export_explore, write_explore_index
-from .facets import entry_text, facet_pages_data, study_facets, write_facets
+from .evidence import evidence_rows
+from .facets import entry_text, facet_pages_data, study_facets, write_evidence, write_facets
 from .findings import findings, headlines, ledger, study_finding
 from .citation import study_reference, write_references
 from .sql_batches import FOLDER as SQL_BATCHES
@@ -129,7 +130,7 @@ def facet_parts(doc: dict, found: dict[str, dict], *, static_dir: Path, site_url
             parts[slug] = part
             continue
         entry = part["entry"]
-        parts[slug] = {"text": entry_text(entry), "finding": study_finding(entry),
+        parts[slug] = {"text": entry_text(entry), "finding": study_finding(entry), "evidence": evidence_rows(entry, head(doc)),
                        "embeds": facet_embeds(head(doc), entry, static_dir=static_dir, site_url=site_url)}
     return parts
 
@@ -229,6 +230,7 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
     (data / "study_list.json").write_text(json.dumps(studies, ensure_ascii=False), encoding="utf-8")
     (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
     write_facets(facets, data_dir=data)
+    write_evidence(facets, data_dir=data)
     found = {"findings": findings(facets), "ledger": ledger(con), "headlines": headlines(facets)}
     (data / "findings.json").write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")
     export_quality(con, data_dir=data, downloads=out_dir / "static" / "data")

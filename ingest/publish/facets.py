@@ -17,7 +17,9 @@ import json
 from pathlib import Path
 
 from ..bundles.fields import Field, facet_pages, metric_label
+from ..database.evidence import as_data as evidence_grades
 from . import alt_text
+from .evidence import answer, sort_rows
 from .colours import colour_chart
 from .db import Snapshot
 from .like import NOT_STATED, configurations, like_for_like
@@ -35,8 +37,10 @@ PAIRS = """
              AS workload_test, c.metric, c.unit, c.state, c.threads, c.runs, c.value_text,
            c.value_kind, c.provenance, c.source_href, c.printed_as, c.flag, c.note, b.value_text AS baseline_text,
            b.value_kind AS baseline_kind, b.flag AS baseline_flag, b.note AS baseline_note,
-           round(c.value / b.value, {places}) AS ratio, round(c.low / b.value, {places}) AS low,
-           round(c.high / b.value, {places}) AS high,
+           CASE WHEN NOT (c.inconsistent OR b.inconsistent) THEN round(c.value / b.value, {places}) END AS ratio,
+           CASE WHEN NOT (c.inconsistent OR b.inconsistent) THEN round(c.low / b.value, {places}) END AS low,
+           CASE WHEN NOT (c.inconsistent OR b.inconsistent) THEN round(c.high / b.value, {places}) END AS high,
+           greatest(c.evidence_rank, b.evidence_rank) AS evidence_rank, c.inconsistent OR b.inconsistent AS inconsistent,
            c.system <> b.system AND spreads_overlap(c.runs, c.low, c.high, b.runs, b.low, b.high) AS overlap,
            {facet} AS facet
     FROM {values} JOIN coordinates AS b
@@ -73,7 +77,8 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str], *, reference: str, 
             g["rows"].setdefault(system, []).append(
                 {k: p[k] for k in ("threads", "ratio", "low", "high", "runs", "overlap", "value_text", "value_kind",
                                    "printed_as", "flag", "note", "baseline_text", "baseline_kind", "baseline_flag",
-                                   "baseline_note", "provenance", "source_href", "facet")})
+                                   "baseline_note", "provenance", "source_href", "facet", "evidence_rank",
+                                   "inconsistent")})
     out = []
     against = "the same system in optimal state" if suffix is None else labels[reference]
     for (metric, unit, state, workload, by_threads), g in groups.items():
@@ -81,12 +86,12 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str], *, reference: str, 
         gid = (f"{metric}-{state or 'any'}" + (f"-{workload}" if workload else "") + ("-by-threads" if by_threads else "")
                + (suffix or ""))
         chart = None
-        if by_threads:
+        if by_threads and any(c["ratio"] is not None for cells in g["rows"].values() for c in cells):
             points = [{"series": labels[s], "system": s, "x": c["threads"], "y": c["ratio"],
                        "text": f"{c['ratio']:.2f}×" + (" (spreads overlap)" if c["overlap"] else ""),
                        "low": c["low"] if c["runs"] > 1 else None, "high": c["high"] if c["runs"] > 1 else None,
                        "state": state, "kind": "derived", "provenance": c["provenance"], "printed_as": None}
-                      for s, cells in g["rows"].items() for c in cells]
+                      for s, cells in g["rows"].items() for c in cells if c["ratio"] is not None]
             of_workload = f", {g['workload']}" if g["workload"] else ""
             chart = {"id": gid, "title": f"{metric_label(metric)}{f' ({state})' if state else ''}{of_workload}, "
                                          f"relative to {against}", "metric": metric,
@@ -356,6 +361,21 @@ def write_facets(facets: dict, *, data_dir: Path) -> None:
             (folder / f"{page_name(slug, chunk['number'])}.json").write_text(
                 f'{{"studies": [{entries}], "unpaired": {unpaired}}}', encoding="utf-8")
     (data_dir / "facets.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+
+
+def write_evidence(facets: dict, *, data_dir: Path) -> None:
+    """Write ``evidence.json``, each facet's question, answer and evidence rows (evidence.py), which the
+    facet pages, /facets/ and the home page read, and ``evidence_grades.json``, the grades' marks and
+    words (schema/evidence-grades.yaml). ``facets`` as facet_pages_data makes them."""
+    out = {}
+    for facet in facet_pages():
+        page = facets[facet.page.slug]
+        rows = sort_rows([r for s in page["studies"] for r in s["part"].get("evidence", [])])
+        out[facet.page.slug] = {"title": page["title"], "question": facet.page.question, "path": f"/{facet.page.slug}/",
+                                "answer": answer(rows, name=page["name"], optimal=facet.page.baseline == "optimal"),
+                                "rows": rows}
+    (data_dir / "evidence.json").write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
+    (data_dir / "evidence_grades.json").write_text(json.dumps(evidence_grades(), ensure_ascii=False), encoding="utf-8")
 
 
 def read_facets(data_dir: Path) -> dict:

@@ -1,0 +1,162 @@
+"""The evidence of each facet page, and its answer.
+
+An evidence row is one like-for-like pair of a study (its two systems, a metric, a state; the per-load
+series and a single printed figure are rows of their own) from the facet page's own ratios (facets.py):
+the median of its ratios over the loads, the lowest and the highest, its evidence grade (the worst of its
+ratios', schema/evidence-grades.yaml through the database's evidence_rank), the study's year and who
+published it. A ratio is always of two values of one study. A cell flagged inconsistent (the file's
+``inconsistent`` flags) makes no ratio: a row of nothing else is kept, greyed, with the reason.
+
+The answer of a facet is one sentence over its best-graded rows (``answer``, the one owner of its
+wording): the metric, what is compared, the range of the ratios by array state, how many pairs and
+studies, the grade; "studies disagree" with both sides named where one study's range is wholly above 1x
+and another's wholly below; the rows of lower grades said apart, and the rows left out named."""
+
+from __future__ import annotations
+
+import statistics
+
+from ..bundles.fields import registry
+from ..database.evidence import as_data
+
+PLACES = 4  # as the ratios (facets.RATIO_PLACES)
+
+
+def study_meta(head: dict) -> dict:
+    """The year and the publisher's kind of a study: those of its first original source."""
+    source = next((s for s in head["sources"] if s.get("role") == "original"), head["sources"][0] if head["sources"] else {})
+    date = source.get("date")
+    return {"year": int(date[:4]) if date else None, "source_kind": source.get("kind") or "not-stated"}
+
+
+def _reason(cells: list[dict]) -> str:
+    reasons = as_data()["inconsistent"]
+    flags = [f for c in cells for f in (c.get("flag"), c.get("baseline_flag")) if f in reasons]
+    return reasons[flags[0]] if flags else "no ratio"
+
+
+def evidence_rows(entry: dict, head: dict) -> list[dict]:
+    """A study's evidence rows on one facet page, from its entry there (facets.py)."""
+    meta = study_meta(head)
+    values = {(p["reference"], p["other"]): (p["reference_value"], p["other_value"]) for p in entry["pairs"]}
+    out = []
+    for group in entry["groups"]:
+        for row in group["rows"]:
+            if row["system"] == group["reference"]:
+                continue
+            cells = row["cells"]
+            used = [c for c in cells if c["ratio"] is not None]
+            ratios = [c["ratio"] for c in used]
+            reference = group["reference"] or row["system"]
+            ref_value, other_value = values.get((reference, row["system"]), ("optimal", group["state"]))
+            out.append({
+                "study": entry["study"], "title": entry["title"], **meta,
+                "reference": reference, "reference_label": next(
+                    (r["label"] for r in group["rows"] if r["system"] == reference), row["label"]),
+                "reference_value": ref_value, "other": row["system"], "other_label": row["label"],
+                "other_value": other_value, "metric": group["metric"], "metric_label": group["metric_label"],
+                "unit": group["unit"], "state": group["state"], "by_loads": cells[0]["threads"] is not None,
+                "loads": len(used), "median": round(statistics.median(ratios), PLACES) if ratios else None,
+                "low": min(ratios) if ratios else None, "high": max(ratios) if ratios else None,
+                "rank": max(c["evidence_rank"] for c in (used or cells)),
+                "left_out": None if used else _reason(cells),
+                "loads_left_out": len(cells) - len(used)})
+    return out
+
+
+def sort_rows(rows: list[dict]) -> list[dict]:
+    """Rows as the plot and the table list them: by metric (the registry's order), grade, then median."""
+    order = {m.key: i for i, m in enumerate(registry().metrics)}
+    return sorted(rows, key=lambda r: (order.get(r["metric"], len(order)), r["metric"], r["left_out"] is not None,
+                                       r["rank"], r["median"] if r["median"] is not None else 0, r["study"],
+                                       r["other"]))
+
+
+def ratio_text(low: float, high: float) -> str:
+    a, b = f"{low:.2f}×", f"{high:.2f}×"
+    return a if a == b else f"{a} to {b}"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _pairs_in(rows: list[dict]) -> str:
+    pairs = {(r["study"], r["reference"], r["other"]) for r in rows}
+    studies = {r["study"] for r in rows}
+    return f"{_count(len(pairs), 'pair', 'pairs')} in {_count(len(studies), 'study', 'studies')}"
+
+
+def _state_order(state: str | None) -> tuple:
+    return state != "optimal", state is None, state or ""
+
+
+def _segments(rows: list[dict]) -> str:
+    """The ranges of ``rows`` by array state (the state named where there are several, or one stated),
+    each with the studies that disagree about it."""
+    states = sorted({r["state"] for r in rows}, key=_state_order)
+    out = []
+    for state in states:
+        here = [r for r in rows if r["state"] == state]
+        text = ratio_text(min(r["low"] for r in here), max(r["high"] for r in here))
+        if state is not None or len(states) > 1:
+            text = f"{state or 'state not stated'} {text}"
+        by_study: dict[str, list[dict]] = {}
+        for r in here:
+            by_study.setdefault(r["study"], []).append(r)
+        sides = {s: (min(r["low"] for r in rs), max(r["high"] for r in rs)) for s, rs in by_study.items()}
+        above = [s for s, (lo, _) in sides.items() if lo > 1]
+        below = [s for s, (_, hi) in sides.items() if hi < 1]
+        if above and below:
+            def named(studies):
+                return ", ".join(f"{by_study[s][0]['title']}" + (f" ({by_study[s][0]['year']})" if by_study[s][0]["year"] else "")
+                                 + f" {ratio_text(*sides[s])}" for s in studies)
+            text += f" (studies disagree: {named(above)} against {named(below)})"
+        out.append(text)
+    return "; ".join(out)
+
+
+def _compared(rows: list[dict], *, optimal: bool) -> str:
+    """``rows``' ranges by what they compare (a facet's two values; for array state, the system against
+    itself in optimal state), each by array state."""
+    if optimal:
+        return f"each system against itself in optimal state, {_segments(rows)}"
+    pairs = sorted({(r["other_value"], r["reference_value"]) for r in rows})
+    return "; ".join(f"{other} over {reference}: " + _segments(
+        [r for r in rows if (r["other_value"], r["reference_value"]) == (other, reference)]) for other, reference in pairs)
+
+
+def answer(rows: list[dict], *, name: str, optimal: bool) -> dict:
+    """The answer of a facet page over its evidence rows: its sentence, and what the home page shows
+    beside it (the grade, the years, the publishers' kinds, how many studies and pairs)."""
+    grades = {g["rank"]: g for g in as_data()["grades"]}
+    usable = [r for r in rows if r["left_out"] is None]
+    if not usable:
+        return {"sentence": "No study in the database has a like-for-like pair for this question yet.", "rank": None,
+                "metric": None, "years": [], "kinds": [], "studies": 0, "pairs": 0}
+    order = {m.key: i for i, m in enumerate(registry().metrics)}
+    metric = min(usable, key=lambda r: (r["rank"], order.get(r["metric"], len(order))))["metric"]
+    of_metric = [r for r in usable if r["metric"] == metric]
+    best = min(r["rank"] for r in of_metric)
+    top = [r for r in of_metric if r["rank"] == best]
+    grade = grades[best]
+    sentence = (f"{top[0]['metric_label']}, {name if not optimal else 'array state'} "
+                f"{_compared(top, optimal=optimal)} ({_pairs_in(top)}, graded {grade['mark']} {grade['label']}).")
+    lower = sorted({r["rank"] for r in of_metric} - {best})
+    if lower:
+        parts = [f"{_compared([r for r in of_metric if r['rank'] == rank], optimal=optimal)} "
+                 f"({_pairs_in([r for r in of_metric if r['rank'] == rank])}, {grades[rank]['mark']} {grades[rank]['label']})"
+                 for rank in lower]
+        sentence += " Apart, of lower grade: " + "; ".join(parts) + "."
+    left: dict[tuple, list] = {}
+    for r in rows:
+        if r["left_out"] is not None and r["metric"] == metric:
+            what = f"{r['other_label']} over " + ("itself in optimal state" if optimal else r["reference_label"])
+            left.setdefault((what, r["left_out"]), []).append(r["state"] or "state not stated")
+    if left:
+        sentence += " Left out: " + "; ".join(f"{what} ({', '.join(states)}): {reason}"
+                                              for (what, reason), states in left.items()) + "."
+    years = sorted({r["year"] for r in top if r["year"]})
+    return {"sentence": sentence, "rank": best, "metric": metric, "years": years,
+            "kinds": sorted({r["source_kind"] for r in top}), "studies": len({r["study"] for r in top}),
+            "pairs": len({(r["study"], r["reference"], r["other"]) for r in top})}

@@ -1,0 +1,91 @@
+"""Evidence grades (schema/evidence-grades.yaml), the facet pages' evidence rows and their answers
+(ingest/publish/evidence.py)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import duckdb
+
+from ingest.database.evidence import as_data, grades
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_grade_rule_is_written_once():
+    """Every grade's words and mark, each inconsistent flag's reason and each source kind's words are in
+    schema/evidence-grades.yaml and in no file of the code, the site or its pages (the bundle format's own
+    description of sources[].kind, in schema/models.py, is what a contributor reads, not a page's words)."""
+    g = grades()
+    texts = ([x.label for x in g.grades] + [x.mark for x in g.grades] + [x.about for x in g.grades]
+             + [i.reason for i in g.inconsistent] + [k.about for k in g.source_kinds])
+    files = subprocess.run(["git", "ls-files", "ingest", "site", "content", "schema/evidence-grades.yaml"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split()
+    for text in texts:
+        holding = [f for f in files if text in (ROOT / f).read_text(encoding="utf-8", errors="replace")]
+        assert holding == ["schema/evidence-grades.yaml"], (text, holding)
+
+
+def test_grades_best_first_each_with_a_mark_and_words():
+    data = as_data()
+    assert [(x["rank"], x["key"], x["mark"]) for x in data["grades"]] == [
+        (1, "measured-passing", "⊕⊕⊕⊕"), (2, "printed-exact", "⊕⊕⊕◯"), (3, "derived-approximate", "⊕⊕◯◯"),
+        (4, "failing-runs", "⊕◯◯◯")]
+    assert data["inconsistent"] == {"matches-no-per-user-cell": "the figure is in no cell of the source's own per-load table"}
+
+
+def test_the_database_grades_values_by_the_file(tmp_path):
+    from ingest.database.evidence import create_macros
+    con = duckdb.connect()
+    create_macros(con)
+    rows = con.execute("SELECT evidence_rank(k, g) FROM (VALUES ('measured', 'pass'), ('measured', 'warn'), "
+                       "('measured', 'partial'), ('exact', NULL), ('derived', NULL), ('approximate', NULL), "
+                       "('measured', NULL), ('measured', 'not graded'), ('measured', 'fail')) AS t(k, g)").fetchall()
+    assert [r for (r,) in rows] == [1, 1, 1, 2, 3, 3, 3, 3, 4]
+    assert con.execute("SELECT evidence_inconsistent('matches-no-per-user-cell'), evidence_inconsistent('at-512-users'), "
+                       "evidence_inconsistent(NULL)").fetchone() == (True, False, False)
+
+
+def _evidence(layout) -> dict:
+    import json
+    return json.loads((layout.root / "build" / "export" / "data" / "evidence.json").read_text(encoding="utf-8"))
+
+
+def test_doublewrite_answers_from_the_300_s_study(built_site):
+    """The 300 s study's compressed pair: both runs warn, none fails (run_grades), TPS 1.0151 of on
+    (the facet page's ratio, bundle measured-mariadb-2core-vm-5min). Its uncompressed pair (0.8812) has a
+    run that fails (CV 0.31), as do all 36 runs of 5 s (1.2202 to 1.7509 and 1.2134 to 1.3376): said
+    apart, their studies on opposite sides of 1x."""
+    found = _evidence(built_site)["doublewrite"]
+    assert found["question"] == "What does turning InnoDB doublewrite off change?"
+    assert found["answer"]["sentence"] == (
+        "Transactions per second, doublewrite off over on: 1.02× (1 pair in 1 study, graded ⊕⊕⊕⊕ measured, no "
+        "run-quality rule fails). Apart, of lower grade: off over on: 0.88× to 1.75× (studies disagree: Measured: "
+        "sysbench oltp_read_write on MariaDB, doublewrite and compression variants (2026) 1.21× to 1.75× against "
+        "Measured: sysbench oltp_read_write on MariaDB, 300 s runs, doublewrite and compression variants (2026) "
+        "0.88×) (3 pairs in 2 studies, ⊕◯◯◯ a run fails a run-quality rule).")
+    top = [r for r in found["rows"] if r["metric"] == "tps" and r["rank"] == 1]
+    assert [(r["study"], r["other"], r["median"]) for r in top] == [
+        ("measured-mariadb-2core-vm-5min", "dw-off-compressed", 1.0151)]
+
+
+def test_inconsistent_cells_make_no_ratio_and_are_named(built_site):
+    """Graid's summary table: MD RAID 10's 15994.38 and 10108.93 carry matches-no-per-user-cell
+    (bundle lines 262, 268): no ratio of theirs counts; the per-load tables give the ranges
+    (SupremeRAID RAID 6 over MD RAID 6 at 64 users 0.9234, up to 26.7574 rebuilding at 256)."""
+    answers = {slug: e["answer"]["sentence"] for slug, e in _evidence(built_site).items()}
+    assert answers["storage-product"] == (
+        "Transactions per second, storage Nytro flash accelerator card (model not stated) (Seagate) over PCIe flash "
+        "card (not named) (\"a leading competitor\" (not named)): 3.22×; SupremeRAID SR-1010 (SR-BUN-1010-12-FD32) "
+        "(Graid Technology) over Linux MD RAID (Linux kernel (mdadm)): optimal 0.86× to 2.23×; rebuilding 2.12× to "
+        "26.76× (3 pairs in 2 studies, graded ⊕⊕⊕◯ figures the source prints). Left out: SupremeRAID RAID 10 over "
+        "Linux MD RAID 10 (optimal, rebuilding): the figure is in no cell of the source's own per-load table.")
+    assert answers["protocol"] == (
+        "New-order transactions per minute (OET), protocol nfs over fcp: 0.84× (1 pair in 1 study, graded ⊕⊕⊕◯ "
+        "figures the source prints). Apart, of lower grade: iscsi over fcp: 0.91×; nfs over iscsi: 0.92× (2 pairs "
+        "in 1 study, ⊕⊕◯◯ derived or approximate figures).")
+    assert answers["filesystem"] == "No study in the database has a like-for-like pair for this question yet."
+    left = [r for r in _evidence(built_site)["raid-level"]["rows"] if r["left_out"]]
+    assert [(r["other"], r["state"], r["median"]) for r in left] == [
+        ("mdraid-raid6", "optimal", None), ("mdraid-raid6", "rebuilding", None)]
