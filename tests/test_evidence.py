@@ -49,7 +49,8 @@ def test_the_database_grades_values_by_the_file(tmp_path):
 
 def _evidence(layout) -> dict:
     import json
-    return json.loads((layout.root / "build" / "export" / "data" / "evidence.json").read_text(encoding="utf-8"))
+    facets = json.loads((layout.root / "build" / "export" / "data" / "facets.json").read_text(encoding="utf-8"))
+    return {slug: facet["evidence"] for slug, facet in facets.items()}
 
 
 def test_doublewrite_answers_from_the_300_s_study(built_site):

@@ -135,8 +135,8 @@ def test_a_run_of_facet_pages_holds_only_its_pages_data(built: Layout, tmp_path:
     page = next(p for p in pages if p.name == "doublewrite-1")
     assert (page.path, page.file, page.studies) == ("/doublewrite/", "doublewrite/index.html", (MEASURED, f"{MEASURED}-5min"))
     out = facet_run_data(data=data, out=tmp_path / "run", facets=facets, pages=[page])
-    assert sorted(p.name for p in out.iterdir()) == ["embeds.json", "facet_pages", "facets.json", "fields.json",
-                                                     "run_quality.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["embeds.json", "evidence_grades.json", "facet_pages", "facets.json",
+                                                     "fields.json", "run_quality.json"]
     assert [p.name for p in (out / "facet_pages").iterdir()] == ["doublewrite-1.json"]
     cut = json.loads((out / "facets.json").read_text(encoding="utf-8"))
     assert cut["doublewrite"] == facets["doublewrite"] and cut["compression"] == {"title": "Compression", "chunks": []}

@@ -89,8 +89,9 @@ CATALOGUE: dict[str, dict] = {
     "facets.json": {"shard": None, "facets": "facets of the run", "site": None},
     "facet_pages": {"shard": None, "facets": "page files", "site": None},
     "sql.json": {"shard": None, "facets": None, "site": "whole"},
-    # each facet's question, answer and evidence rows (facet pages, /facets/, home), and the grades' words
-    "evidence.json": {"shard": None, "facets": "whole", "site": "whole"},
+    # each facet's question and answer (home, /facets/; a facet page reads its own in facets.json), and
+    # the evidence grades' marks and words
+    "answers.json": {"shard": None, "facets": None, "site": "whole"},
     "evidence_grades.json": {"shard": "whole", "facets": "whole", "site": "whole"},
 }
 FACET_PAGES_PER_RUN = 40  # at most, in one run of Hugo: at 1,000 bundles (70 pages) two runs, one a core

@@ -28,8 +28,8 @@ from .downloads import export_downloads, export_study_csvs
 from .embeds import export_embeds, facet_embeds, study_embeds, write_specs
 from .explore import export_explore, write_explore_index
 from .evidence import evidence_rows
-from .facets import entry_text, facet_pages_data, study_facets, write_evidence, write_facets
-from .findings import findings, headlines, ledger, study_finding
+from .facets import entry_text, evidence_data, facet_pages_data, study_facets, write_answers, write_facets
+from .findings import headlines, ledger, study_finding
 from .citation import study_reference, write_references
 from .sql_batches import FOLDER as SQL_BATCHES
 from .sql_page import export_sql
@@ -229,9 +229,10 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
     studies = {s: {**records[s]["listed"], "varies": varies.get(s, [])} for s in ordered}
     (data / "study_list.json").write_text(json.dumps(studies, ensure_ascii=False), encoding="utf-8")
     (data / "fields.json").write_text(json.dumps(as_data(), ensure_ascii=False), encoding="utf-8")
-    write_facets(facets, data_dir=data)
-    write_evidence(facets, data_dir=data)
-    found = {"findings": findings(facets), "ledger": ledger(con), "headlines": headlines(facets)}
+    evidence = evidence_data(facets)
+    write_facets(facets, data_dir=data, evidence=evidence)
+    write_answers(evidence, data_dir=data)
+    found = {"ledger": ledger(con), "headlines": headlines(facets)}
     (data / "findings.json").write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")
     export_quality(con, data_dir=data, downloads=out_dir / "static" / "data")
     export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads

@@ -341,11 +341,13 @@ def page_name(slug: str, number: int) -> str:
     return f"{slug}-{number}"
 
 
-def write_facets(facets: dict, *, data_dir: Path) -> None:
+def write_facets(facets: dict, *, data_dir: Path, evidence: dict[str, dict]) -> None:
     """Write ``facets.json``, each facet's prose and pages (with the ids of each page's studies), and
     ``facet_pages/<slug>-<n>.json``, the studies of each page (and on its last page, the studies with no
     pair): a page is rendered, and kept in the page cache, from its own file (ingest/build/shards.py).
-    ``facets`` is facet_pages_data's, each study's entry as ``entry_text`` wrote it (``part["text"]``)."""
+    ``facets`` is facet_pages_data's, each study's entry as ``entry_text`` wrote it (``part["text"]``);
+    each facet's entry of facets.json holds its ``evidence`` (evidence_data's), so that a facet page's
+    key in the page cache changes with its own facet's evidence alone."""
     folder = data_dir / PAGES
     folder.mkdir()
     meta = {}
@@ -354,7 +356,8 @@ def write_facets(facets: dict, *, data_dir: Path) -> None:
         for study in facet["studies"]:
             by_page.setdefault(study["path"], []).append(study)
         chunks = [{**c, "studies": [s["study"] for s in by_page.get(c["path"], [])]} for c in facet["chunks"]]
-        meta[slug] = {**{k: v for k, v in facet.items() if k not in ("studies", "unpaired")}, "chunks": chunks}
+        meta[slug] = {**{k: v for k, v in facet.items() if k not in ("studies", "unpaired")}, "chunks": chunks,
+                      "evidence": evidence[slug]}
         for chunk in facet["chunks"]:
             entries = ", ".join(_placed(s["part"]["text"], s["path"]) for s in by_page.get(chunk["path"], []))
             unpaired = json.dumps(facet["unpaired"] if chunk is facet["chunks"][-1] else [], ensure_ascii=False)
@@ -363,18 +366,26 @@ def write_facets(facets: dict, *, data_dir: Path) -> None:
     (data_dir / "facets.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
 
 
-def write_evidence(facets: dict, *, data_dir: Path) -> None:
-    """Write ``evidence.json``, each facet's question, answer and evidence rows (evidence.py), which the
-    facet pages, /facets/ and the home page read, and ``evidence_grades.json``, the grades' marks and
-    words (schema/evidence-grades.yaml). ``facets`` as facet_pages_data makes them."""
+def evidence_data(facets: dict) -> dict[str, dict]:
+    """Each facet's question, answer and evidence rows (evidence.py), in the registry's order (``order``);
+    ``facets`` as facet_pages_data makes them."""
     out = {}
-    for facet in facet_pages():
+    for order, facet in enumerate(facet_pages()):
         page = facets[facet.page.slug]
         rows = sort_rows([r for s in page["studies"] for r in s["part"].get("evidence", [])])
-        out[facet.page.slug] = {"title": page["title"], "question": facet.page.question, "path": f"/{facet.page.slug}/",
+        out[facet.page.slug] = {"order": order, "title": page["title"], "question": facet.page.question,
+                                "path": f"/{facet.page.slug}/",
                                 "answer": answer(rows, name=page["name"], optimal=facet.page.baseline == "optimal"),
                                 "rows": rows}
-    (data_dir / "evidence.json").write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
+    return out
+
+
+def write_answers(evidence: dict[str, dict], *, data_dir: Path) -> None:
+    """Write ``answers.json``, each facet's question and answer without its rows (the home page and
+    /facets/ read it; a facet page reads its own entry of facets.json, rows and all), and
+    ``evidence_grades.json``, the grades' marks and words (schema/evidence-grades.yaml)."""
+    answers = {slug: {k: v for k, v in e.items() if k != "rows"} for slug, e in evidence.items()}
+    (data_dir / "answers.json").write_text(json.dumps(answers, ensure_ascii=False), encoding="utf-8")
     (data_dir / "evidence_grades.json").write_text(json.dumps(evidence_grades(), ensure_ascii=False), encoding="utf-8")
 
 

@@ -1,5 +1,6 @@
-"""The home page's findings: for each facet page, what its first comparison shows, in numbers taken
-from that page's own ratios (facets.py), never typed; and the claims ledger in one line.
+"""Each study's headline (its study page's summary): what its first comparison on a facet page shows,
+in numbers taken from that page's own ratios (facets.py), never typed; and the claims ledger in one
+line (the home page). The home page's answers are the facets' (evidence.py), not these.
 
 A finding names, for each system compared, the lowest and highest of its ratios over the loads
 measured, the reference, the metric and its state, the kinds of the values, and how many of the
@@ -39,13 +40,6 @@ def _placed(slug: str, page: dict, study: dict) -> dict:
     found = study["part"]["finding"]
     return {"facet": slug, "title": page["title"], "study": found["study"], "study_title": found["study_title"],
             "path": study["path"], **{k: v for k, v in found.items() if k not in ("study", "study_title")}}
-
-
-def findings(facets: dict) -> list[dict]:
-    """One finding a facet page that has a comparison, in the pages' order: its first study's first
-    comparison (``facets`` as facet_pages_data makes them, each study's part with its ``finding``)."""
-    return [_placed(slug, page, study) for slug, page in facets.items()
-            for study in [next((s for s in page["studies"] if s["part"]["finding"]), None)] if study]
 
 
 def headlines(facets: dict) -> dict[str, dict]:

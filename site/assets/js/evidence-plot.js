@@ -1,0 +1,72 @@
+// A facet's evidence as a forest plot (layouts/_partials/evidence/view.html): one row a like-for-like
+// pair of one study, a point at its median ratio over the loads, a bar from its lowest to highest, a
+// rule at 1x, rows in the order the export sorted them (ingest/publish/evidence.py). Each row is
+// labelled with its study, year, publisher's kind and grade mark, words from evidence_grades.json
+// (schema/evidence-grades.yaml), never a colour alone. Ratios only: two studies' values never share
+// an axis. The table beside it is closed once the plot is drawn.
+import {dot, plot, ruleX, ruleY, text} from "@observablehq/plot";
+import {onResize} from "./palette.js";
+
+const LINE = 13; // px a line of a row's label (11 px text)
+const BAR = 18; // px under a label for its bar and point
+
+function ratio(x) {
+  return `${x.toFixed(2)}×`;
+}
+
+// Words into lines of at most ``chars`` characters (a word longer than that is a line of its own).
+function wrap(text, chars) {
+  const lines = [];
+  for (const part of text.split("\n")) {
+    let line = "";
+    for (const word of part.split(" ")) {
+      if (line && line.length + 1 + word.length > chars) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+export function evidencePlot(data, {width = 640} = {}) {
+  const marks = Object.fromEntries(data.grades.map((g) => [g.rank, g]));
+  const chars = Math.max(24, Math.floor((width - 28) / 6.4)); // about 6.4 px a character at 11 px
+  let top = 6;
+  const rows = data.rows.map((r) => {
+    const label = `${r.title} (${r.year ? `${r.year}, ` : ""}${data.kinds[r.source_kind].label}) ${marks[r.rank].mark}`;
+    const pair = `${r.other_label} over ${r.reference === r.other ? "itself in optimal state" : r.reference_label}` +
+      `${r.state ? `, ${r.state}` : ""}${r.by_loads ? "" : " (single figure)"}: ${r.low === r.high ? ratio(r.median) : `${ratio(r.median)} (${ratio(r.low)} to ${ratio(r.high)})`}`;
+    const lines = wrap(`${label}\n${pair}`, chars);
+    const at = top + lines.length * LINE;
+    top = at + BAR + 8;
+    return {...r, text: lines.join("\n"), at, bar: at + BAR / 2 + 2, tip: `${label}\n${pair}`};
+  });
+  const lows = rows.map((r) => r.low), highs = rows.map((r) => r.high);
+  const domain = [Math.min(1, ...lows) / 1.15, Math.max(1, ...highs) * 1.15];
+  return plot({
+    width, height: top + 36, marginLeft: 12, marginRight: 16, marginTop: 0, marginBottom: 36,
+    x: {type: "log", domain, label: "Ratio to the reference (log scale)", grid: true, tickFormat: (x) => `${x}×`,
+        ticks: width < 500 ? 4 : undefined},
+    y: {type: "identity", axis: null},
+    marks: [
+      ruleX([1], {stroke: "currentColor", strokeDasharray: "4 3"}),
+      ruleY(rows, {y: "bar", x1: "low", x2: "high", strokeWidth: 3, stroke: "currentColor"}),
+      dot(rows, {y: "bar", x: "median", r: 5, fill: "currentColor", title: "tip"}),
+      text(rows, {y: "at", x: domain[0], text: "text", textAnchor: "start", lineAnchor: "bottom", lineHeight: LINE / 11,
+                  fontSize: 11, dx: 2}),
+    ],
+  });
+}
+
+for (const figure of document.querySelectorAll("figure[data-evidence]")) {
+  const data = JSON.parse(figure.dataset.evidence);
+  const canvas = figure.querySelector(".chart-canvas");
+  const draw = () => canvas.replaceChildren(evidencePlot(data, {width: Math.max(300, canvas.clientWidth || 640)}));
+  draw();
+  figure.dataset.drawn = "evidence";
+  const table = figure.parentElement.querySelector("details.evidence-table");
+  if (table) table.open = false;
+  onResize(figure, draw);
+}
