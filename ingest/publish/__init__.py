@@ -27,7 +27,7 @@ from .db import Snapshot, in_studies, materialise_views, release_views
 from .downloads import export_downloads, export_study_csvs
 from .embeds import export_embeds, facet_embeds, study_embeds, write_specs
 from .explore import export_explore, write_explore_index
-from .evidence import evidence_rows
+from .evidence import add_sql_table, evidence_rows
 from .facets import entry_text, evidence_data, facet_pages_data, study_facets, write_answers, write_facets
 from .findings import headlines, ledger, study_finding
 from .citation import study_reference, write_references
@@ -89,10 +89,11 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
                                   data_dir=data, bundles=bundles)
             whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir,
                                 cached={s: hits[s]["sql"] for s in hits})
-            made = _export_pages(con, db_path=db_path, out_dir=out_dir, site_url=site_url, todo=todo, hits=hits,
-                                 where=where)
+            made, evidence = _export_pages(con, db_path=db_path, out_dir=out_dir, site_url=site_url, todo=todo,
+                                           hits=hits, where=where)
             logs = copying.result()
             batches = whole.result()
+        add_sql_table(evidence, static_dir=out_dir / "static", sql_json=out_dir / "data" / "sql.json")
     finally:
         con.close()
     made = {study: with_sql(with_artifacts(entry, logs.get(study, [])), batches[study]) for study, entry in made.items()}
@@ -213,11 +214,12 @@ def _export_own(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path,
 
 
 def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path, site_url: str, todo: list[str],
-                  hits: dict[str, dict], where: str) -> dict[str, dict]:
+                  hits: dict[str, dict], where: str) -> tuple[dict[str, dict], dict[str, dict]]:
     """Everything of the export but the artifacts and the whole database's files: the per-study outputs
     of the studies of ``todo`` (``where`` holds for them; _export_own), while those of ``hits`` are
     being linked in place, and every aggregate, from the records of both. Returns the records of
-    ``todo``, for the cache."""
+    ``todo``, for the cache, and every facet's evidence (facets.evidence_data: /sql/'s table of it is
+    written once /sql/'s own files are)."""
     made = _export_own(con, db_path=db_path, out_dir=out_dir, site_url=site_url, todo=todo, where=where)
     data = out_dir / "data"
     records = {**hits, **made}
@@ -237,4 +239,4 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
     export_quality(con, data_dir=data, downloads=out_dir / "static" / "data")
     export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads
     export_embeds({s: records[s]["embeds"] for s in ordered}, facets, static_dir=out_dir / "static", data_dir=data)
-    return made
+    return made, evidence

@@ -14,7 +14,11 @@ and another's wholly below; the rows of lower grades said apart, and the rows le
 
 from __future__ import annotations
 
+import json
 import statistics
+from pathlib import Path
+
+import pyarrow as pa
 
 from ..bundles.fields import registry
 from ..database.evidence import as_data
@@ -160,3 +164,48 @@ def answer(rows: list[dict], *, name: str, optimal: bool) -> dict:
     return {"sentence": sentence, "rank": best, "metric": metric, "years": years,
             "kinds": sorted({r["source_kind"] for r in top}), "studies": len({r["study"] for r in top}),
             "pairs": len({(r["study"], r["reference"], r["other"]) for r in top})}
+
+
+# The evidence rows as /sql/ loads them (a table named ``evidence``, one row a facet's row): its columns
+# and their types. The rows are the publish step's (the like-for-like rule is like.py's), so the table is
+# /sql/'s and not the database file's.
+SQL_TABLE = "evidence"
+SQL_COLUMNS = (("facet", pa.string()), ("study", pa.string()), ("title", pa.string()), ("year", pa.int32()),
+               ("source_kind", pa.string()), ("reference", pa.string()), ("reference_label", pa.string()),
+               ("reference_value", pa.string()), ("other", pa.string()), ("other_label", pa.string()),
+               ("other_value", pa.string()), ("metric", pa.string()), ("unit", pa.string()), ("state", pa.string()),
+               ("by_loads", pa.bool_()), ("loads", pa.int32()), ("median", pa.float64()), ("low", pa.float64()),
+               ("high", pa.float64()), ("grade_rank", pa.int32()), ("grade", pa.string()), ("left_out", pa.string()),
+               ("loads_left_out", pa.int32()))
+SQL_MEANINGS = {
+    "facet": "The facet page (its address)", "year": "Year of the study's original source",
+    "source_kind": "Who published the source", "reference": "System the ratio is to (= 1)",
+    "other": "System whose value is over the reference's", "by_loads": "A series over loads (else a single figure)",
+    "loads": "Loads (thread counts) with a ratio", "median": "Median ratio over the loads",
+    "low": "Lowest ratio over the loads", "high": "Highest ratio over the loads",
+    "grade_rank": "Evidence grade, 1 the best (schema/evidence-grades.yaml)", "grade": "Evidence grade",
+    "left_out": "Why the row makes no ratio", "loads_left_out": "Loads whose values make no ratio"}
+
+
+def add_sql_table(evidence: dict[str, dict], *, static_dir: Path, sql_json: Path) -> None:
+    """Write the evidence rows of every facet (facets.evidence_data's) as /sql/'s table ``evidence``
+    (``static_dir/sql/data/evidence.arrow``) and list it in ``sql_json`` (sql_page.export_sql's)."""
+    keys = {g["rank"]: g["key"] for g in as_data()["grades"]}
+    rows = [{**r, "facet": slug, "grade_rank": r["rank"], "grade": keys[r["rank"]]}
+            for slug, e in evidence.items() for r in e["rows"]]
+    schema = pa.schema([pa.field(name, kind) for name, kind in SQL_COLUMNS])
+    table = pa.Table.from_pylist([{name: r[name] for name, _ in SQL_COLUMNS} for r in rows], schema=schema)
+    path = static_dir / "sql" / "data" / f"{SQL_TABLE}.arrow"
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, schema) as writer:
+        writer.write_table(table)
+    doc = json.loads(sql_json.read_text(encoding="utf-8"))
+    size = path.stat().st_size
+    doc["tables"].append({"name": SQL_TABLE, "kind": "table", "rows": len(rows), "file": f"/sql/data/{SQL_TABLE}.arrow",
+                          "bytes": size, "columns": [{"name": n, "type": str(DUCKDB_TYPES[k]),
+                                                      **({"label": SQL_MEANINGS[n]} if n in SQL_MEANINGS else {})}
+                                                     for n, k in SQL_COLUMNS]})
+    doc["bytes"] += size
+    sql_json.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+
+
+DUCKDB_TYPES = {pa.string(): "VARCHAR", pa.int32(): "INTEGER", pa.float64(): "DOUBLE", pa.bool_(): "BOOLEAN"}
