@@ -24,7 +24,7 @@ def test_the_summary_counts_systems_values_and_verdicts(built_site):
         "Setup sysbench 1.1.0: oltp_read_write (OLTP_RW-trx.lua); 8 tables of 50,000,000 rows; 100GB of data; "
         "64 to 1024 threads; 600 s a run; buffer pool 31% of the data (derived) "
         "Headline SupremeRAID RAID 10 gives 0.86× to 2.16× the transactions per second of Linux MD RAID 10 "
-        "(optimal) over 5 loads (exact values) (the first comparison on Storage product, which has them all). "
+        "(optimal) over 5 loads (ratios of exact values) (the first comparison on Storage product, which has them all). "
         "Systems 4: SupremeRAID RAID 10; SupremeRAID RAID 6; Linux MD RAID 10; Linux MD RAID 6 "
         "Values 52 (52 exact) "
         "Claims checked 49: 28 holds, 15 overstated, 3 unverifiable, 2 misstated, 1 understated (the ledger)")
