@@ -90,3 +90,31 @@ def test_inconsistent_cells_make_no_ratio_and_are_named(built_site):
     left = [r for r in _evidence(built_site)["raid-level"]["rows"] if r["left_out"]]
     assert [(r["other"], r["state"], r["median"]) for r in left] == [
         ("mdraid-raid6", "optimal", None), ("mdraid-raid6", "rebuilding", None)]
+
+
+def _row(study, title, year, low, high, *, rank=1, state="optimal", other="b", left_out=None):
+    return {"study": study, "title": title, "year": year, "source_kind": "independent", "reference": "a",
+            "reference_label": "A", "reference_value": "on", "other": other, "other_label": "B", "other_value": "off",
+            "metric": "tps", "metric_label": "Transactions per second", "unit": "tps", "state": state,
+            "by_loads": True, "loads": 3, "median": (low + high) / 2, "low": low, "high": high, "rank": rank,
+            "left_out": left_out, "loads_left_out": 0}
+
+
+def test_studies_on_opposite_sides_of_1x_are_named_on_both_sides():
+    from ingest.publish.evidence import answer
+    rows = [_row("s1", "Study one", 2019, 1.10, 1.40), _row("s2", "Study two", None, 0.70, 0.95),
+            _row("s3", "Study three", 2021, 0.90, 1.05)]
+    found = answer(rows, name="doublewrite", optimal=False)
+    assert found["sentence"] == (
+        "Transactions per second, doublewrite off over on: optimal 0.70× to 1.40× (studies disagree: Study one (2019) "
+        "1.10× to 1.40× against Study two 0.70× to 0.95×) (3 pairs in 3 studies, graded ⊕⊕⊕⊕ measured, no "
+        "run-quality rule fails).")
+    assert (found["years"], found["kinds"], found["studies"], found["pairs"]) == ([2019, 2021], ["independent"], 3, 3)
+
+
+def test_an_answer_of_nothing_but_rows_left_out():
+    from ingest.publish.evidence import answer
+    found = answer([_row("s1", "Study one", 2019, 1.1, 1.4, left_out="the figure is in no cell")], name="x",
+                   optimal=False)
+    assert found["sentence"] == "No pair makes a ratio. Left out: B over A (optimal): the figure is in no cell."
+    assert found["rank"] is None

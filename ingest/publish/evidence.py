@@ -130,14 +130,27 @@ def _compared(rows: list[dict], *, optimal: bool) -> str:
         [r for r in rows if (r["other_value"], r["reference_value"]) == (other, reference)]) for other, reference in pairs)
 
 
+def _left_out(rows: list[dict], *, metric: str, optimal: bool) -> str:
+    """The rows of ``metric`` that make no ratio, each pair named once with its states and the reason."""
+    left: dict[tuple, list] = {}
+    for r in rows:
+        if r["left_out"] is not None and r["metric"] == metric:
+            what = f"{r['other_label']} over " + ("itself in optimal state" if optimal else r["reference_label"])
+            left.setdefault((what, r["left_out"]), []).append(r["state"] or "state not stated")
+    if not left:
+        return ""
+    return " Left out: " + "; ".join(f"{what} ({', '.join(states)}): {reason}" for (what, reason), states in left.items()) + "."
+
+
 def answer(rows: list[dict], *, name: str, optimal: bool) -> dict:
     """The answer of a facet page over its evidence rows: its sentence, and what the home page shows
     beside it (the grade, the years, the publishers' kinds, how many studies and pairs)."""
     grades = {g["rank"]: g for g in as_data()["grades"]}
     usable = [r for r in rows if r["left_out"] is None]
     if not usable:
-        return {"sentence": "No study in the database has a like-for-like pair for this question yet.", "rank": None,
-                "metric": None, "years": [], "kinds": [], "studies": 0, "pairs": 0}
+        sentence = ("No pair makes a ratio." + _left_out(rows, metric=rows[0]["metric"], optimal=optimal) if rows
+                    else "No study in the database has a like-for-like pair for this question yet.")
+        return {"sentence": sentence, "rank": None, "metric": None, "years": [], "kinds": [], "studies": 0, "pairs": 0}
     order = {m.key: i for i, m in enumerate(registry().metrics)}
     metric = min(usable, key=lambda r: (r["rank"], order.get(r["metric"], len(order))))["metric"]
     of_metric = [r for r in usable if r["metric"] == metric]
@@ -152,14 +165,7 @@ def answer(rows: list[dict], *, name: str, optimal: bool) -> dict:
                  f"({_pairs_in([r for r in of_metric if r['rank'] == rank])}, {grades[rank]['mark']} {grades[rank]['label']})"
                  for rank in lower]
         sentence += " Apart, of lower grade: " + "; ".join(parts) + "."
-    left: dict[tuple, list] = {}
-    for r in rows:
-        if r["left_out"] is not None and r["metric"] == metric:
-            what = f"{r['other_label']} over " + ("itself in optimal state" if optimal else r["reference_label"])
-            left.setdefault((what, r["left_out"]), []).append(r["state"] or "state not stated")
-    if left:
-        sentence += " Left out: " + "; ".join(f"{what} ({', '.join(states)}): {reason}"
-                                              for (what, reason), states in left.items()) + "."
+    sentence += _left_out(rows, metric=metric, optimal=optimal)
     years = sorted({r["year"] for r in top if r["year"]})
     return {"sentence": sentence, "rank": best, "metric": metric, "years": years,
             "kinds": sorted({r["source_kind"] for r in top}), "studies": len({r["study"] for r in top}),
