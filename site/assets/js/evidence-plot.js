@@ -30,6 +30,24 @@ function wrap(text, chars) {
   return lines;
 }
 
+// Ticks for a log axis: 1, and ratios of 1-2-5 steps that fall in the domain, at most ``count`` of them
+// (evenly thinned), so each tick has its label at any width.
+function logTicks([low, high], count) {
+  const all = [];
+  for (let power = Math.floor(Math.log10(low)); power <= Math.ceil(Math.log10(high)); power++) {
+    for (const step of [1, 2, 5]) {
+      const tick = +(step * 10 ** power).toPrecision(2);
+      if (tick >= low && tick <= high) all.push(tick);
+    }
+  }
+  if (all.length < 3) { // a narrow range (0.8 to 1.2): steps of a tenth
+    for (let tick = Math.ceil(low * 10) / 10; tick <= high; tick = +(tick + 0.1).toFixed(1)) all.push(tick);
+  }
+  const ticks = [...new Set(all)].sort((a, b) => a - b);
+  const every = Math.ceil(ticks.length / count);
+  return ticks.filter((t, i) => t === 1 || i % every === 0);
+}
+
 export function evidencePlot(data, {width = 640} = {}) {
   const marks = Object.fromEntries(data.grades.map((g) => [g.rank, g]));
   const chars = Math.max(24, Math.floor((width - 28) / 6.4)); // about 6.4 px a character at 11 px
@@ -47,8 +65,8 @@ export function evidencePlot(data, {width = 640} = {}) {
   const domain = [Math.min(1, ...lows) / 1.15, Math.max(1, ...highs) * 1.15];
   return plot({
     width, height: top + 36, marginLeft: 12, marginRight: 16, marginTop: 0, marginBottom: 36,
-    x: {type: "log", domain, label: "Ratio to the reference (log scale)", grid: true, tickFormat: (x) => `${x}×`,
-        ticks: width < 500 ? 4 : undefined},
+    x: {type: "log", domain, label: "Ratio to the reference (log scale)", grid: true,
+        ticks: logTicks(domain, width < 500 ? 4 : 8), tickFormat: (x) => `${+x.toPrecision(2)}×`},
     y: {type: "identity", axis: null},
     marks: [
       ruleX([1], {stroke: "currentColor", strokeDasharray: "4 3"}),
