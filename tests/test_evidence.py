@@ -8,23 +8,26 @@ from pathlib import Path
 
 import duckdb
 
+from ingest.bundles.fields import registry
 from ingest.database.evidence import as_data, grades
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_grade_rule_is_written_once():
-    """Every grade's words and mark, each inconsistent flag's reason and each source kind's words are in
-    schema/evidence-grades.yaml and in no file of the code, the site or its pages (the bundle format's own
-    description of sources[].kind, in schema/models.py, is what a contributor reads, not a page's words)."""
+    """Every grade's words and mark and each inconsistent flag's reason are in schema/evidence-grades.yaml,
+    and each source kind's words in schema/fields.yaml (source_kinds, which /studies/ reads too), and in
+    no file of the code, the site or its pages (the bundle format's own description of sources[].kind,
+    in schema/models.py, is what a contributor reads, not a page's words)."""
     g = grades()
-    texts = ([x.label for x in g.grades] + [x.mark for x in g.grades] + [x.about for x in g.grades]
-             + [i.reason for i in g.inconsistent] + [k.about for k in g.source_kinds])
-    files = subprocess.run(["git", "ls-files", "ingest", "site", "content", "schema/evidence-grades.yaml"], cwd=ROOT,
-                           capture_output=True, text=True, check=True).stdout.split()
-    for text in texts:
+    owned = ([(t, "schema/evidence-grades.yaml") for t in [x.label for x in g.grades] + [x.mark for x in g.grades]
+              + [x.about for x in g.grades] + [i.reason for i in g.inconsistent]]
+             + [(k.name, "schema/fields.yaml") for k in registry().source_kinds])
+    files = subprocess.run(["git", "ls-files", "ingest", "site", "content", "schema/evidence-grades.yaml",
+                            "schema/fields.yaml"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    for text, owner in owned:
         holding = [f for f in files if text in (ROOT / f).read_text(encoding="utf-8", errors="replace")]
-        assert holding == ["schema/evidence-grades.yaml"], (text, holding)
+        assert holding == [owner], (text, holding)
 
 
 def test_grades_best_first_each_with_a_mark_and_words():

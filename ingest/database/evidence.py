@@ -33,16 +33,9 @@ class Inconsistent(_Strict):
     reason: str
 
 
-class SourceKind(_Strict):
-    key: str
-    label: str
-    about: str
-
-
 class Grades(_Strict):
     grades: tuple[Grade, ...]
     inconsistent: tuple[Inconsistent, ...]
-    source_kinds: tuple[SourceKind, ...]
 
     @model_validator(mode="after")
     def _every_kind_graded(self):
@@ -91,10 +84,9 @@ def create_macros(con) -> None:
 
 
 def as_data() -> dict:
-    """The rule for the site (data/evidence_grades.json): grades best first with their rank, the
-    inconsistent flags with their reason, and the words of each source kind."""
+    """The rule for the site (data/evidence_grades.json): grades best first with their rank, and the
+    inconsistent flags with their reason."""
     g = grades()
     return {"grades": [{"rank": i, **x.model_dump(include={"key", "mark", "label", "about"})}
                        for i, x in enumerate(g.grades, start=1)],
-            "inconsistent": {i.flag: i.reason for i in g.inconsistent},
-            "source_kinds": {k.key: {"label": k.label, "about": k.about} for k in g.source_kinds}}
+            "inconsistent": {i.flag: i.reason for i in g.inconsistent}}

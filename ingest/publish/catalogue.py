@@ -16,18 +16,29 @@ def _year(date: str | None) -> int | None:
     return int(date[:4]) if date else None
 
 
-def entry(doc: dict) -> dict:
-    """The catalogue's fields of a study document (study.py: study_doc): its year (the earliest date of
-    its original sources), publishers, source kind, and its evidence counted by kind: measured runs by
-    run-quality grade, transcribed values by value kind."""
-    originals = [s for s in doc["sources"] if s.get("role", "original") == "original"] or doc["sources"]
+def _originals(sources: list[dict]) -> list[dict]:
+    return [s for s in sources if s.get("role", "original") == "original"] or sources
+
+
+def published(sources: list[dict]) -> dict:
+    """When and by what kind of party a study was published, from its sources: the earliest year of its
+    original sources, and their kind's label (schema/fields.yaml: source_kinds; UNSTATED, MIXED). The
+    catalogue and the facet pages' evidence rows (evidence.py) say it alike."""
+    originals = _originals(sources)
     years = [y for y in (_year(s.get("date")) for s in originals) if y is not None]
     kinds = sorted({source_kind(s["kind"]).label if s.get("kind") else UNSTATED for s in originals})
+    return {"year": min(years) if years else None, "kind": kinds[0] if len(kinds) == 1 else MIXED}
+
+
+def entry(doc: dict) -> dict:
+    """The catalogue's fields of a study document (study.py: study_doc): its year and source kind
+    (``published``), publishers, and its evidence counted by kind: measured runs by run-quality grade,
+    transcribed values by value kind."""
+    originals = _originals(doc["sources"])
     grades = Counter((r.get("quality") or {}).get("grade", "not graded") for r in doc["runs"])
     return {
-        "year": min(years) if years else None,
+        **published(doc["sources"]),
         "publishers": list(dict.fromkeys(s["publisher"] for s in originals)),
-        "kind": kinds[0] if len(kinds) == 1 else MIXED,
         "runs": [{"name": g, "count": n} for g, n in sorted(grades.items(), key=lambda kv: (-kv[1], kv[0]))],
         "values": doc["value_kinds"],
     }

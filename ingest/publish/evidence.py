@@ -3,9 +3,10 @@
 An evidence row is one like-for-like pair of a study (its two systems, a metric, a state; the per-load
 series and a single printed figure are rows of their own) from the facet page's own ratios (facets.py):
 the median of its ratios over the loads, the lowest and the highest, its evidence grade (the worst of its
-ratios', schema/evidence-grades.yaml through the database's evidence_rank), the study's year and who
-published it. A ratio is always of two values of one study. A cell flagged inconsistent (the file's
-``inconsistent`` flags) makes no ratio: a row of nothing else is kept, greyed, with the reason.
+ratios', schema/evidence-grades.yaml through the database's evidence_rank), the study's year and the kind
+of party that published it (catalogue.published, as /studies/ says it). A ratio is always of two values
+of one study. A cell flagged inconsistent (the file's ``inconsistent`` flags) makes no ratio: a row of
+nothing else is kept, greyed, with the reason.
 
 The answer of a facet is one sentence over its best-graded rows (``answer``, the one owner of its
 wording): the metric, what is compared, the range of the ratios by array state, how many pairs and
@@ -22,15 +23,15 @@ import pyarrow as pa
 
 from ..bundles.fields import registry
 from ..database.evidence import as_data
+from .catalogue import published
 
 PLACES = 4  # as the ratios (facets.RATIO_PLACES)
 
 
 def study_meta(head: dict) -> dict:
-    """The year and the publisher's kind of a study: those of its first original source."""
-    source = next((s for s in head["sources"] if s.get("role") == "original"), head["sources"][0] if head["sources"] else {})
-    date = source.get("date")
-    return {"year": int(date[:4]) if date else None, "source_kind": source.get("kind") or "not-stated"}
+    """The year and the publisher's kind of a study, as the catalogue says them."""
+    found = published(head["sources"])
+    return {"year": found["year"], "source_kind": found["kind"]}
 
 
 def _reason(cells: list[dict]) -> str:
@@ -184,8 +185,9 @@ SQL_COLUMNS = (("facet", pa.string()), ("study", pa.string()), ("title", pa.stri
                ("high", pa.float64()), ("grade_rank", pa.int32()), ("grade", pa.string()), ("left_out", pa.string()),
                ("loads_left_out", pa.int32()))
 SQL_MEANINGS = {
-    "facet": "The facet page (its address)", "year": "Year of the study's original source",
-    "source_kind": "Who published the source", "reference": "System the ratio is to (= 1)",
+    "facet": "The facet page (its address)", "year": "Earliest year of the study's original sources",
+    "source_kind": "Who published the study's original sources (schema/fields.yaml: source_kinds)",
+    "reference": "System the ratio is to (= 1)",
     "other": "System whose value is over the reference's", "by_loads": "A series over loads (else a single figure)",
     "loads": "Loads (thread counts) with a ratio", "median": "Median ratio over the loads",
     "low": "Lowest ratio over the loads", "high": "Highest ratio over the loads",

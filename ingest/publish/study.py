@@ -7,7 +7,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from ..bundles.fields import metric_label, metric_text
+from ..bundles.fields import metric_label, metric_text, source_kind
 from . import alt_text, catalogue
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
@@ -100,7 +100,8 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
                           "FROM claims ORDER BY study, position")
     doc = {
         "id": study, **head,
-        "sources": setup["sources"],
+        "sources": [{**s, "published_by": source_kind(s["kind"]).name if s.get("kind") else None}
+                    for s in setup["sources"]],  # who stands behind it, in the registry's words
         "systems": [{**s, "usable_capacity": usable[s["id"]]} for s in setup["systems"]],
         "workloads": _workloads(db, study, setup["workloads"]),
         "transcriptions": setup["transcriptions"], "notes": setup["notes"],
