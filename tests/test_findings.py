@@ -44,4 +44,4 @@ def test_each_answer_links_its_facet_page(built_site):
     section = page[page.index('<section class="findings"'):page.index("</section>", page.index('class="findings"'))]
     assert re.findall(r'<h3><a href="([^"]+)">', section) == [
         "/storage-product/", "/raid-level/", "/protocol/", "/doublewrite/", "/compression/", "/filesystem/",
-        "/device-class/", "/array-state/"]
+        "/device-class/", "/volume-size/", "/provisioned-iops/", "/array-state/"]

@@ -1,12 +1,13 @@
 """The evidence of each facet page, and its answer.
 
-An evidence row is one like-for-like pair of a study (its two systems, a metric, a state; the per-load
-series and a single printed figure are rows of their own) from the facet page's own ratios (facets.py):
-the median of its ratios over the loads, the lowest and the highest, its evidence grade (the worst of its
-ratios', schema/evidence-grades.yaml through the database's evidence_rank), the study's year and the kind
-of party that published it (catalogue.published, as /studies/ says it). A ratio is always of two values
-of one study. A cell flagged inconsistent (the file's ``inconsistent`` flags) makes no ratio: a row of
-nothing else is kept, greyed, with the reason.
+An evidence row is one like-for-like pair of a study at one workload, metric and state (its two systems;
+a study of eight sysbench tests has eight rows a pair, each naming its workload's tool and test; the
+per-load series and a single printed figure are rows of their own) from the facet page's own ratios
+(facets.py): the median of its ratios over the loads, the lowest and the highest, its evidence grade (the
+worst of its ratios', schema/evidence-grades.yaml through the database's evidence_rank), the study's year
+and the kind of party that published it (catalogue.published, as /studies/ says it). A ratio is always
+of two values of one study. A cell flagged inconsistent (the file's ``inconsistent`` flags) makes no
+ratio: a row of nothing else is kept, greyed, with the reason.
 
 The answer of a facet is one sentence over its best-graded rows (``answer``, the one owner of its
 wording): the metric, what is compared, the range of the ratios by array state, how many pairs and
@@ -60,7 +61,8 @@ def evidence_rows(entry: dict, head: dict) -> list[dict]:
                     (r["label"] for r in group["rows"] if r["system"] == reference), row["label"]),
                 "reference_value": ref_value, "other": row["system"], "other_label": row["label"],
                 "other_value": other_value, "metric": group["metric"], "metric_label": group["metric_label"],
-                "unit": group["unit"], "state": group["state"], "by_loads": cells[0]["threads"] is not None,
+                "unit": group["unit"], "state": group["state"], "workload": group["workload_test"],
+                "by_loads": cells[0]["threads"] is not None,
                 "loads": len(used), "median": round(statistics.median(ratios), PLACES) if ratios else None,
                 "low": min(ratios) if ratios else None, "high": max(ratios) if ratios else None,
                 "rank": max(c["evidence_rank"] for c in (used or cells)),
@@ -74,7 +76,7 @@ def sort_rows(rows: list[dict]) -> list[dict]:
     order = {m.key: i for i, m in enumerate(registry().metrics)}
     return sorted(rows, key=lambda r: (order.get(r["metric"], len(order)), r["metric"], r["left_out"] is not None,
                                        r["rank"], r["median"] if r["median"] is not None else 0, r["study"],
-                                       r["other"]))
+                                       r["other"], r["workload"] or ""))
 
 
 def ratio_text(low: float, high: float) -> str:
@@ -140,7 +142,9 @@ def _left_out(rows: list[dict], *, metric: str, optimal: bool) -> str:
             left.setdefault((what, r["left_out"]), []).append(r["state"] or "state not stated")
     if not left:
         return ""
-    return " Left out: " + "; ".join(f"{what} ({', '.join(states)}): {reason}" for (what, reason), states in left.items()) + "."
+    # a pair left out at several workloads: each state named once
+    return " Left out: " + "; ".join(f"{what} ({', '.join(dict.fromkeys(states))}): {reason}"
+                                     for (what, reason), states in left.items()) + "."
 
 
 def answer(rows: list[dict], *, name: str, optimal: bool) -> dict:
@@ -180,15 +184,16 @@ SQL_TABLE = "evidence"
 SQL_COLUMNS = (("facet", pa.string()), ("study", pa.string()), ("title", pa.string()), ("year", pa.int32()),
                ("source_kind", pa.string()), ("reference", pa.string()), ("reference_label", pa.string()),
                ("reference_value", pa.string()), ("other", pa.string()), ("other_label", pa.string()),
-               ("other_value", pa.string()), ("metric", pa.string()), ("unit", pa.string()), ("state", pa.string()),
-               ("by_loads", pa.bool_()), ("loads", pa.int32()), ("median", pa.float64()), ("low", pa.float64()),
-               ("high", pa.float64()), ("grade_rank", pa.int32()), ("grade", pa.string()), ("left_out", pa.string()),
-               ("loads_left_out", pa.int32()))
+               ("other_value", pa.string()), ("workload", pa.string()), ("metric", pa.string()), ("unit", pa.string()),
+               ("state", pa.string()), ("by_loads", pa.bool_()), ("loads", pa.int32()), ("median", pa.float64()),
+               ("low", pa.float64()), ("high", pa.float64()), ("grade_rank", pa.int32()), ("grade", pa.string()),
+               ("left_out", pa.string()), ("loads_left_out", pa.int32()))
 SQL_MEANINGS = {
     "facet": "The facet page (its address)", "year": "Earliest year of the study's original sources",
     "source_kind": "Who published the study's original sources (schema/fields.yaml: source_kinds)",
     "reference": "System the ratio is to (= 1)",
-    "other": "System whose value is over the reference's", "by_loads": "A series over loads (else a single figure)",
+    "other": "System whose value is over the reference's", "workload": "The workload's tool and test",
+    "by_loads": "A series over loads (else a single figure)",
     "loads": "Loads (thread counts) with a ratio", "median": "Median ratio over the loads",
     "low": "Lowest ratio over the loads", "high": "Highest ratio over the loads",
     "grade_rank": "Evidence grade, 1 the best (schema/evidence-grades.yaml)", "grade": "Evidence grade",

@@ -73,7 +73,8 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str], *, reference: str, 
             workload = p["workload"] if several else None
             g = groups.setdefault((p["metric"], p["unit"], p["state"], workload, by_threads),
                                   {"metric": p["metric"], "unit": p["unit"], "state": p["state"], "rows": {},
-                                   "workload": p["workload_test"] if workload else None})
+                                   "workload": p["workload_test"] if workload else None,
+                                   "workload_test": p["workload_test"]})  # one, even when not shown
             g["rows"].setdefault(system, []).append(
                 {k: p[k] for k in ("threads", "ratio", "low", "high", "runs", "overlap", "value_text", "value_kind",
                                    "printed_as", "flag", "note", "baseline_text", "baseline_kind", "baseline_flag",
@@ -100,7 +101,8 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str], *, reference: str, 
                      "series": [labels[s] for s in g["rows"]], "switch": None, "points": points,
                      "alt": alt_text.by_x(points)}
         out.append({"id": gid, "reference": reference, "metric": metric, "metric_label": metric_label(metric),
-                    "unit": unit, "state": state, "workload": g["workload"], "columns": threads or [None], "chart": chart,
+                    "unit": unit, "state": state, "workload": g["workload"], "workload_test": g["workload_test"],
+                    "columns": threads or [None], "chart": chart,
                     "rows": [{"system": s, "label": labels[s], "cells": cells} for s, cells in g["rows"].items()]})
     return out
 

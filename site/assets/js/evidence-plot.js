@@ -1,7 +1,7 @@
 // A facet's evidence as a forest plot (layouts/_partials/evidence/view.html): one row a like-for-like
 // pair of one study, a point at its median ratio over the loads, a bar from its lowest to highest, a
 // rule at 1x, rows in the order the export sorted them (ingest/publish/evidence.py). Each row is
-// labelled with its study, year, publisher's kind (as the catalogue says it) and grade mark
+// labelled with its study, year, publisher's kind (as the catalogue says it), workload and grade mark
 // (evidence_grades.json, from schema/evidence-grades.yaml), never a colour alone. Ratios only: two
 // studies' values never share an axis. The table beside it is closed once the plot is drawn.
 import {dot, plot, ruleX, ruleY, text} from "@observablehq/plot";
@@ -55,7 +55,7 @@ export function evidencePlot(data, {width = 640} = {}) {
   const rows = data.rows.map((r) => {
     const label = `${r.title} (${r.year ? `${r.year}, ` : ""}${r.source_kind}) ${marks[r.rank].mark}`;
     const pair = `${r.other_label} over ${r.reference === r.other ? "itself in optimal state" : r.reference_label}` +
-      `${r.state ? `, ${r.state}` : ""}${r.by_loads ? "" : " (single figure)"}` +
+      `${r.workload ? `, ${r.workload}` : ""}${r.state ? `, ${r.state}` : ""}${r.by_loads ? "" : " (single figure)"}` +
       `: ${r.low === r.high ? ratio(r.median) : `${ratio(r.median)} (${ratio(r.low)} to ${ratio(r.high)})`}`;
     const lines = wrap(`${label}\n${pair}`, chars);
     const at = top + lines.length * LINE;
