@@ -121,3 +121,16 @@ def test_an_answer_of_nothing_but_rows_left_out():
                    optimal=False)
     assert found["sentence"] == "No pair makes a ratio. Left out: B over A (optimal): the figure is in no cell."
     assert found["rank"] is None
+
+
+def test_past_six_pairs_of_values_one_range_says_how_many():
+    """A study of many volume sizes pairs each size with each: past NAMED_PAIRS pairs of values the
+    answer gives one range over them all, not a list of every pair."""
+    from ingest.publish.evidence import NAMED_PAIRS, answer
+    rows = [{**_row("s1", "Study one", 2018, 1.0 + i / 10, 1.0 + i / 10, other=f"b{i}"),
+             "other_value": str(200 + 100 * i), "reference_value": "100"} for i in range(NAMED_PAIRS + 1)]
+    assert answer(rows, name="volume size (GB)", optimal=False)["sentence"] == (
+        "Transactions per second, volume size (GB), 7 pairs of values, each over its reference: optimal 1.00× to "
+        "1.60× (7 pairs in 1 study, graded ⊕⊕⊕⊕ measured, no run-quality rule fails).")
+    named = answer(rows[:NAMED_PAIRS], name="volume size (GB)", optimal=False)["sentence"]
+    assert named.startswith("Transactions per second, volume size (GB) 200 over 100: optimal 1.00×; 300 over 100: ")

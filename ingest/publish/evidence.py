@@ -123,12 +123,22 @@ def _segments(rows: list[dict]) -> str:
     return "; ".join(out)
 
 
+NAMED_PAIRS = 6  # at most this many pairs of a facet's values are named in an answer, each with its range
+
+
+def _value_pairs(rows: list[dict]) -> list[tuple]:
+    return sorted({(r["other_value"], r["reference_value"]) for r in rows})
+
+
 def _compared(rows: list[dict], *, optimal: bool) -> str:
     """``rows``' ranges by what they compare (a facet's two values; for array state, the system against
-    itself in optimal state), each by array state."""
+    itself in optimal state), each by array state. Past NAMED_PAIRS pairs of values (a study of 25
+    volume sizes pairs each with each), one range over them all, with how many there are."""
     if optimal:
         return f"each system against itself in optimal state, {_segments(rows)}"
-    pairs = sorted({(r["other_value"], r["reference_value"]) for r in rows})
+    pairs = _value_pairs(rows)
+    if len(pairs) > NAMED_PAIRS:
+        return f"{len(pairs)} pairs of values, each over its reference: {_segments(rows)}"
     return "; ".join(f"{other} over {reference}: " + _segments(
         [r for r in rows if (r["other_value"], r["reference_value"]) == (other, reference)]) for other, reference in pairs)
 
@@ -162,7 +172,8 @@ def answer(rows: list[dict], *, name: str, optimal: bool) -> dict:
     best = min(r["rank"] for r in of_metric)
     top = [r for r in of_metric if r["rank"] == best]
     grade = grades[best]
-    sentence = (f"{top[0]['metric_label']}, {name if not optimal else 'array state'} "
+    between = ", " if not optimal and len(_value_pairs(top)) > NAMED_PAIRS else " "  # "volume size (GB), 300 pairs"
+    sentence = (f"{top[0]['metric_label']}, {name if not optimal else 'array state'}{between}"
                 f"{_compared(top, optimal=optimal)} ({_pairs_in(top)}, graded {grade['mark']} {grade['label']}).")
     lower = sorted({r["rank"] for r in of_metric} - {best})
     if lower:
