@@ -134,3 +134,10 @@ def test_past_six_pairs_of_values_one_range_says_how_many():
         "1.60× (7 pairs in 1 study, graded ⊕⊕⊕⊕ measured, no run-quality rule fails).")
     named = answer(rows[:NAMED_PAIRS], name="volume size (GB)", optimal=False)["sentence"]
     assert named.startswith("Transactions per second, volume size (GB) 200 over 100: optimal 1.00×; 300 over 100: ")
+
+
+def test_a_title_that_ends_with_its_year_is_not_given_it_twice():
+    from ingest.publish.evidence import answer
+    rows = [_row("s1", "Study one (2024)", 2024, 1.10, 1.40), _row("s2", "Study two", 2019, 0.70, 0.95)]
+    assert "(studies disagree: Study one (2024) 1.10× to 1.40× against Study two (2019) 0.70× to 0.95×)" in answer(
+        rows, name="doublewrite", optimal=False)["sentence"]

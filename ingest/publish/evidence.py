@@ -98,6 +98,12 @@ def _state_order(state: str | None) -> tuple:
     return state != "optimal", state is None, state or ""
 
 
+def _dated(row: dict) -> str:
+    """A study's title with its year, unless the title ends with it already."""
+    title, year = row["title"], row["year"]
+    return title if not year or title.endswith(f"({year})") else f"{title} ({year})"
+
+
 def _segments(rows: list[dict]) -> str:
     """The ranges of ``rows`` by array state (the state named where there are several, or one stated),
     each with the studies that disagree about it."""
@@ -116,8 +122,7 @@ def _segments(rows: list[dict]) -> str:
         below = [s for s, (_, hi) in sides.items() if hi < 1]
         if above and below:
             def named(studies):
-                return ", ".join(f"{by_study[s][0]['title']}" + (f" ({by_study[s][0]['year']})" if by_study[s][0]["year"] else "")
-                                 + f" {ratio_text(*sides[s])}" for s in studies)
+                return ", ".join(f"{_dated(by_study[s][0])} {ratio_text(*sides[s])}" for s in studies)
             text += f" (studies disagree: {named(above)} against {named(below)})"
         out.append(text)
     return "; ".join(out)
