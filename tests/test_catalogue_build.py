@@ -66,3 +66,46 @@ def test_a_study_of_many_long_runs_draws_every_kth_sample(catalogue: Layout):
     assert text.count("Every 50th sample of each run is drawn") == 55
     assert 'class="samples"' not in text  # no table of thinned samples
     assert page.stat().st_size < 1_500_000
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+# The whole catalogue's /doublewrite/ answer, its figures checked against the bundles by hand:
+# hgxl64 series 36 (res02, doublewrite off, over res01, on; the cited figures' tps at 1 to 512 threads):
+# read-only from 1672.83/1729.8 = 0.9671 (8 threads) to 212.71/194.36 = 1.0944 (1), read/write from
+# 164.34/159.81 = 1.0283 (1) to 1421.19/1054.71 = 1.3475 (16); with the 300 s study's compressed pair
+# (1.0151) and mcgrof's 12-hour runs (artifacts, line 21619: 5298.68 over 5374.40 per sec. = 0.9859)
+# every run passes: 0.97x to 1.35x over 3 pairs, the 300 s pair wholly above 1x and mcgrof's below.
+# LeeBohyun's DuraSSD TPC-C (printed): DWB OFF 106 over default 84 = 1.2619. The failing runs: the six-study figures (test_evidence.py) and the 60 s matrix (means of
+# 3 runs' "per sec." transactions, off over on at 1, 2, 4, 8 threads): uncompressed 482.59/600.48 = 0.8037,
+# 979.65/1225.05 = 0.7997, 0.8845, 1344.81/1285.34 = 1.0463; compressed 1.5688, 1.4381, 1.0929, 1.7546.
+DOUBLEWRITE = (
+    "Transactions per second, doublewrite off over on: 0.97× to 1.35× (studies disagree: Measured: sysbench "
+    "oltp_read_write on MariaDB, 300 s runs, doublewrite and compression variants (2026) 1.02× against mcgrof "
+    "plot-sysbench: MySQL 8.0 in Docker, 12 hours of sysbench oltp.lua with doublewrite on and off (2024) 0.99×) "
+    "(3 pairs in 3 studies, graded ⊕⊕⊕⊕ measured, no run-quality rule fails). Apart, of lower grade: off over on: 1.26× (1 pair in 1 study, ⊕⊕⊕◯ figures the "
+    "source prints); off over on: 0.80× to 1.75× (studies disagree: Measured: sysbench oltp_read_write on MariaDB, "
+    "doublewrite and compression variants (2026) 1.21× to 1.75× against Measured: sysbench oltp_read_write on "
+    "MariaDB, 300 s runs, doublewrite and compression variants (2026) 0.88×) (5 pairs in 3 studies, ⊕◯◯◯ a run "
+    "fails a run-quality rule).")
+
+
+def test_the_whole_catalogue_answers_doublewrite_and_lists_every_answer(catalogue: Layout):
+    """/doublewrite/ opens with the catalogue's answer, and its evidence table has a row a workload:
+    guitarrapc's O_DIRECT_NO_FSYNC pair is eight rows, each naming its sysbench test; /facets/ lists
+    every facet's question, the doublewrite answer among them."""
+    page = (catalogue.public / "doublewrite" / "index.html").read_text(encoding="utf-8")
+    assert DOUBLEWRITE in _text(page[:page.index('class="evidence-plot"')])
+    table = page[page.index('class="evidence-table"'):page.index("</details>", page.index('class="evidence-table"'))]
+    rows = [_text(r) for r in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S) if GUITARRAPC in r]
+    assert len(rows) == 8
+    assert [r for r in rows if "Select Simple" in r] == [
+        " MySQL 8.0.31 in Docker on tmpfs: doublewrite and flush method, sysbench (2022, independent) "
+        "flush O_DIRECT_NO_FSYNC, doublewrite OFF over flush O_DIRECT_NO_FSYNC, doublewrite ON sysbench "
+        "oltp_read_only --point_selects=1 --range_selects=0 (Select Simple) Queries per second 1.05× 1.05× to 1.05× "
+        "1 ⊕⊕⊕◯ figures the source prints "]  # 30001 / 28540 = 1.0512 (README, lines 50 and 39)
+    facets = (catalogue.public / "facets" / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<h2><a href="([^"]+)">', facets) == [f"/{f.page.slug}/" for f in facet_pages()]
+    assert DOUBLEWRITE in _text(facets)
