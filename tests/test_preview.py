@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from conftest import ROOT, copy_project
+from conftest import FIRST_SIX, ROOT, copy_project
 from ingest.build.site import build_site
 from ingest.contribute.preview import preview_data
 
@@ -25,14 +25,17 @@ def test_only_a_deploy_preview_has_a_banner():
 @pytest.fixture(scope="module")
 def preview_site(tmp_path_factory):
     """The project with Graid's 22048.90 read as 22148.90, built as Netlify builds pull request 42,
-    against the project's data/ as the base."""
+    against the project's data/ (its six studies the site tests are written against) as the base."""
     tmp = tmp_path_factory.mktemp("preview")
     layout = copy_project(tmp / "project")
+    base = tmp / "base"
+    for study in FIRST_SIX:
+        shutil.copytree(ROOT / "data" / study, base / study)
     bundle = layout.data / GRAID / "bundle.yaml"
     bundle.write_text(bundle.read_text(encoding="utf-8").replace(" 22048.90 ", " 22148.90 ", 1), encoding="utf-8")
     shutil.rmtree(layout.data / "seagate-nytro-mysql-2015")
     with pytest.MonkeyPatch.context() as env:
-        for name, value in {"CONTEXT": "deploy-preview", "REVIEW_ID": "42", "PREVIEW_BASE": str(ROOT / "data"),
+        for name, value in {"CONTEXT": "deploy-preview", "REVIEW_ID": "42", "PREVIEW_BASE": str(base),
                             "REPOSITORY_URL": "https://github.com/example/benchdb"}.items():
             env.setenv(name, value)
         build_site(layout)

@@ -49,7 +49,7 @@ def test_plot_s_code_is_in_one_file_and_no_other_script_names_its_packages(built
     js = built_site.public / "js"
     names = sorted(p.name for p in js.glob("*.js"))
     assert [re.sub(r"\.[0-9a-f]{64}\.js$", "", n) for n in names] == [
-        "embed-height", "plot", "png", "search", "site", "sql"]
+        "catalogue", "embed-height", "plot", "png", "search", "site", "sql"]
     assert [n for n in names if PLOT_CODE in (js / n).read_text(encoding="utf-8")] == [
         next(n for n in names if n.startswith("plot."))]
     for name in names:

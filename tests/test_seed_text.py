@@ -16,9 +16,10 @@ BUNDLES = {b.bundle.id: b.bundle for b in BUNDLES}
 SEEDED = {k: b for k, b in BUNDLES.items() if any(seed_of(b, s.id) for s in b.sources)}
 
 
-def test_every_published_study_has_its_seed_excerpt():
-    # measured bundles have logs, not a source text
-    assert sorted(SEEDED) == sorted(k for k in BUNDLES if not k.startswith("measured-mariadb-2core-vm"))
+def test_every_seed_study_has_its_seed_excerpt():
+    # the four studies transcribed from the seed documents; later studies cite their sources' addresses
+    assert sorted(SEEDED) == ["graid-supremeraid-mysql-2023", "netapp-tr3693-mysql-2010",
+                              "scaleflux-csd2000-mysql-2020", "seagate-nytro-mysql-2015"]
 
 
 @pytest.mark.parametrize("study", sorted(SEEDED))
