@@ -77,15 +77,19 @@ def _text(html: str) -> str:
 # read-only from 1672.83/1729.8 = 0.9671 (8 threads) to 212.71/194.36 = 1.0944 (1), read/write from
 # 164.34/159.81 = 1.0283 (1) to 1421.19/1054.71 = 1.3475 (16); with the 300 s study's compressed pair
 # (1.0151) and mcgrof's 12-hour runs (artifacts, line 21619: 5298.68 over 5374.40 per sec. = 0.9859)
-# every run passes: 0.97x to 1.35x over 3 pairs, the 300 s pair wholly above 1x and mcgrof's below.
+# every run passes: 0.97x to 1.35x, the 300 s pair wholly above 1x and mcgrof's below; Percona's MySQL
+# 8.0.11 tpcc (cited, 56 threads, its baseline doublewrite on) off over on at buffer pools of 5 to 50 GB:
+# 1042.15/817.37 = 1.2750, 1760.00/1318.72 = 1.3346, 2346.59/1749.97 = 1.3409, 2795.43/2120.45 = 1.3183,
+# 3229.02/2550.19 = 1.2662, 3792.84/3113.34 = 1.2183: 9 pairs in 4 studies.
 # LeeBohyun's DuraSSD TPC-C (printed): DWB OFF 106 over default 84 = 1.2619. The failing runs: the six-study figures (test_evidence.py) and the 60 s matrix (means of
 # 3 runs' "per sec." transactions, off over on at 1, 2, 4, 8 threads): uncompressed 482.59/600.48 = 0.8037,
 # 979.65/1225.05 = 0.7997, 0.8845, 1344.81/1285.34 = 1.0463; compressed 1.5688, 1.4381, 1.0929, 1.7546.
 DOUBLEWRITE = (
     "Transactions per second, doublewrite off over on: 0.97× to 1.35× (studies disagree: Measured: sysbench "
-    "oltp_read_write on MariaDB, 300 s runs, doublewrite and compression variants (2026) 1.02× against mcgrof "
-    "plot-sysbench: MySQL 8.0 in Docker, 12 hours of sysbench oltp.lua with doublewrite on and off (2024) 0.99×) "
-    "(3 pairs in 3 studies, graded ⊕⊕⊕⊕ measured, no run-quality rule fails). Apart, of lower grade: off over on: 1.26× (1 pair in 1 study, ⊕⊕⊕◯ figures the "
+    "oltp_read_write on MariaDB, 300 s runs, doublewrite and compression variants (2026) 1.02×, Percona: MySQL "
+    "8.0.11 sysbench-tpcc with InnoDB doublewrite on and off, buffer pool 5 to 50 GB (2018) 1.22× to 1.34× "
+    "against mcgrof plot-sysbench: MySQL 8.0 in Docker, 12 hours of sysbench oltp.lua with doublewrite on and off "
+    "(2024) 0.99×) (9 pairs in 4 studies, graded ⊕⊕⊕⊕ measured, no run-quality rule fails). Apart, of lower grade: off over on: 1.26× (1 pair in 1 study, ⊕⊕⊕◯ figures the "
     "source prints); off over on: 0.80× to 1.75× (studies disagree: Measured: sysbench oltp_read_write on MariaDB, "
     "doublewrite and compression variants (2026) 1.21× to 1.75× against Measured: sysbench oltp_read_write on "
     "MariaDB, 300 s runs, doublewrite and compression variants (2026) 0.88×) (5 pairs in 3 studies, ⊕◯◯◯ a run "
