@@ -33,18 +33,21 @@ def test_an_entry_counts_runs_by_grade_and_takes_the_earliest_original_year():
            "runs": [{"quality": {"grade": "fail"}}, {"quality": {"grade": "pass"}}, {"quality": {"grade": "fail"}},
                     {"quality": None}],
            "value_kinds": [{"name": "measured", "count": 4}]}
-    assert catalogue.entry(doc) == {
+    # best rank 4: schema/evidence-grades.yaml's fourth grade, runs that fail a rule
+    assert catalogue.entry(doc, best_rank=4) == {
         "year": 2017, "publishers": ["A", "B"], "kind": "vendor",
         "runs": [{"name": "fail", "count": 2}, {"name": "not graded", "count": 1}, {"name": "pass", "count": 1}],
-        "values": [{"name": "measured", "count": 4}]}
+        "values": [{"name": "measured", "count": 4}],
+        "grade": {"rank": 4, "mark": "⊕◯◯◯", "label": "a run fails a run-quality rule"}}
+    assert catalogue.entry(doc, best_rank=None)["grade"] is None
 
 
 def test_an_entry_says_when_sources_are_of_several_kinds_or_none():
     doc = {"sources": [{"publisher": "A", "role": "original", "kind": "vendor"},
                        {"publisher": "B", "role": "original", "kind": "independent"}], "runs": [], "value_kinds": []}
-    assert catalogue.entry(doc)["kind"] == "mixed"
-    assert catalogue.entry({**doc, "sources": [{"publisher": "A"}]})["kind"] == "not stated"
-    assert catalogue.entry({**doc, "sources": [{"publisher": "A"}]})["year"] is None
+    assert catalogue.entry(doc, best_rank=None)["kind"] == "mixed"
+    assert catalogue.entry({**doc, "sources": [{"publisher": "A"}]}, best_rank=None)["kind"] == "not stated"
+    assert catalogue.entry({**doc, "sources": [{"publisher": "A"}]}, best_rank=None)["year"] is None
 
 
 def test_varies_names_each_facet_page_a_study_is_on():
@@ -64,11 +67,13 @@ def test_the_catalogue_has_a_row_a_study(built_site):
     # values; its systems differ in RAID level, product, and state (the facet pages it is on)
     assert rows[GRAID] == [
         "SupremeRAID SR-1010 vs Linux MD RAID: MySQL sysbench OLTP read/write", "2023", "Graid Technology Inc.",
-        "vendor", "Array state, RAID level, Storage product", "52 exact values", "52"]
-    assert rows[NETAPP][1:] == ["2010", "NetApp", "vendor", "Storage protocol", "8 exact, 1 derived values", "9"]
-    # 36 runs of 5 s, each failing the length rule (schema/run-quality.yaml)
+        "vendor", "Array state, RAID level, Storage product", "⊕⊕⊕◯ figures the source prints", "52 exact values", "52"]
+    assert rows[NETAPP][1:] == ["2010", "NetApp", "vendor", "Storage protocol", "⊕⊕⊕◯ figures the source prints",
+                                "8 exact, 1 derived values", "9"]
+    # 36 runs of 5 s, each failing the length rule (schema/run-quality.yaml): its best grade is its only one
     assert rows[MEASURED][1:] == ["2026", "benchdb capture", "measured here", "Compression, InnoDB doublewrite",
-                                  "36 runs: 36 fails a rule; 144 measured values", "144"]
+                                  "⊕◯◯◯ a run fails a run-quality rule", "36 runs: 36 fails a rule; 144 measured values",
+                                  "144"]
 
 
 def test_the_catalogue_filters_and_sorts(page, site_url):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..bundles.fields import source_kind
+from ..database.evidence import grades as evidence_grades
 
 UNSTATED = "not stated"  # a study whose sources do not say who stands behind them
 MIXED = "mixed"  # a study whose original sources are of more than one kind
@@ -30,17 +31,20 @@ def published(sources: list[dict]) -> dict:
     return {"year": min(years) if years else None, "kind": kinds[0] if len(kinds) == 1 else MIXED}
 
 
-def entry(doc: dict) -> dict:
+def entry(doc: dict, *, best_rank: int | None) -> dict:
     """The catalogue's fields of a study document (study.py: study_doc): its year and source kind
-    (``published``), publishers, and its evidence counted by kind: measured runs by run-quality grade,
-    transcribed values by value kind."""
+    (``published``), publishers, its best evidence grade (``best_rank``: the best evidence_rank of its
+    consistent values, schema/evidence-grades.yaml; None: it has none), and its evidence counted by kind:
+    measured runs by run-quality grade, transcribed values by value kind."""
     originals = _originals(doc["sources"])
+    best = evidence_grades().grades[best_rank - 1] if best_rank else None
     grades = Counter((r.get("quality") or {}).get("grade", "not graded") for r in doc["runs"])
     return {
         **published(doc["sources"]),
         "publishers": list(dict.fromkeys(s["publisher"] for s in originals)),
         "runs": [{"name": g, "count": n} for g, n in sorted(grades.items(), key=lambda kv: (-kv[1], kv[0]))],
         "values": doc["value_kinds"],
+        "grade": {"rank": best_rank, "mark": best.mark, "label": best.label} if best else None,
     }
 
 

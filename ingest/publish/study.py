@@ -122,7 +122,9 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
         "redundancy": redundancy_price(db, study, labels),
         "claims": claims,
     }
-    return {**doc, "catalogue": catalogue.entry(doc)}
+    (best,) = db.of(study, "SELECT study, min(evidence_rank) AS rank FROM coordinates WHERE NOT inconsistent "
+                           "GROUP BY study ORDER BY study") or [{"rank": None}]
+    return {**doc, "catalogue": catalogue.entry(doc, best_rank=best["rank"])}
 
 
 def _counts(items) -> list[dict]:
