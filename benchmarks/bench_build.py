@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 
-from conftest import copy_project  # noqa: E402
+from conftest import FIRST_SIX, copy_project  # noqa: E402
 from ingest.plumbing import children  # noqa: E402
 from ingest.build import exporter as exporter_module  # noqa: E402
 from ingest.build.site import Layout, export, export_rest, load, render_site  # noqa: E402
@@ -242,6 +242,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000", help="bundle counts, comma-separated")
     parser.add_argument("--huge", action="store_true", help="add 10,000 bundles to the sizes")
+    parser.add_argument("--templates", choices=["catalogue", "first-six"], default="catalogue",
+                        help="the studies the bundles are copies of: the whole catalogue of data/, or the six "
+                             "the benchmark used before the catalogue grew (tests/conftest.py: FIRST_SIX), to "
+                             "tell a change of the code from a change of the data")
     parser.add_argument("--export-apart-from", type=int, default=exporter_module.APART_FROM,
                         help="bundles from which the export runs in a process of its own (exporter.APART_FROM)")
     args = parser.parse_args()
@@ -252,7 +256,8 @@ def main() -> None:
     # every size's project removed at the end, not before the next size's builds (the docstring says why)
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
         for n in sizes:
-            layout = copy_project(Path(tmp) / f"project-{n}", studies=None)  # the whole catalogue as templates
+            layout = copy_project(Path(tmp) / f"project-{n}",
+                                  studies=None if args.templates == "catalogue" else FIRST_SIX)
             make_bundles(layout, n)
             start = time.perf_counter()
             phases = build_in_phases(layout)

@@ -168,7 +168,7 @@ def site_only(public: Path) -> None:
         server.shutdown()
 
 
-def transfer(browser, base: str, public: Path, path: str) -> tuple[float, int]:
+def page_transfer(browser, base: str, public: Path, path: str) -> tuple[float, int]:
     """KB gzip (level 6) of a page and everything it fetched until the network was idle, and how many
     requests that was."""
     page = browser.new_page()
@@ -187,6 +187,7 @@ def transfer(browser, base: str, public: Path, path: str) -> tuple[float, int]:
 
 
 def main() -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     if sys.argv[1:2] == ["--site"]:
@@ -214,12 +215,17 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             studies = sum(1 for p in layout.data.iterdir() if (p / "bundle.yaml").is_file())
             print(f"{studies} studies in {layout.data}")
-            kb, requests = transfer(browser, base, layout.public, study)
+            kb, requests = page_transfer(browser, base, layout.public, study)
             print(f"study page transfer: {kb:.1f} KB gzip in {requests} requests (budget 150 KB)")
             if study != STUDY:
-                for path in ["/", "/studies/", *(f"/{f.page.slug}/" for f in facet_pages())]:
-                    kb, requests = transfer(browser, base, layout.public, path)
-                    print(f"  {path}: {kb:.1f} KB gzip in {requests} requests")
+                for path in ["/", "/studies/", "/facets/", *(f"/{f.page.slug}/" for f in facet_pages())]:
+                    html = (layout.public / path.strip("/") / "index.html").stat().st_size / 1e6
+                    try:
+                        kb, requests = page_transfer(browser, base, layout.public, path)
+                    except PlaywrightTimeout:
+                        print(f"  {path}: not loaded within 30 s (its HTML: {html:.1f} MB)")
+                        continue
+                    print(f"  {path}: {kb:.1f} KB gzip in {requests} requests (its HTML: {html:.1f} MB)")
             first_visits(browser, base, layout.public)
 
             times = []
