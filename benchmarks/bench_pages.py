@@ -174,9 +174,11 @@ def page_transfer(browser, base: str, public: Path, path: str) -> tuple[float, i
     page = browser.new_page()
     fetched: list[str] = []
     page.on("requestfinished", lambda r: fetched.append(r.url))
-    page.goto(base + path)
-    page.wait_for_load_state("networkidle")
-    page.close()
+    try:
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+    finally:
+        page.close()  # a page that did not load in time would go on drawing beside the next measurements
     total = 0
     for url in fetched:
         file = public / url.split(base, 1)[1].split("?")[0].lstrip("/")
