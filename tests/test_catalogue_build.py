@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import ROOT, copy_project
+from conftest import ROOT, copy_project, serve_folder
 from ingest.build.site import Layout, build_site
 from ingest.bundles.fields import facet_pages
 
@@ -113,3 +113,25 @@ def test_the_whole_catalogue_answers_doublewrite_and_lists_every_answer(catalogu
     facets = (catalogue.public / "facets" / "index.html").read_text(encoding="utf-8")
     assert re.findall(r'<h2><a href="([^"]+)">', facets) == [f"/{f.page.slug}/" for f in facet_pages()]
     assert DOUBLEWRITE in _text(facets)
+
+
+def test_a_page_of_many_charts_draws_the_first_forty_then_each_as_it_comes_near(catalogue: Layout, browser):
+    """/volume-size/ holds a chart for each pair of three studies' volumes (55, 15 and 10 of them): the
+    first 40 charts are drawn at once (js/charts.js: EAGER), the others when scrolled near."""
+    server = serve_folder(catalogue.public)
+    try:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.server_port}/volume-size/")
+        page.wait_for_load_state("networkidle")
+        charts = page.locator("figure[data-chart]")
+        assert charts.count() > 40
+        assert page.locator("figure[data-chart][data-drawn]").count() == 40
+        last = charts.last
+        assert last.get_attribute("data-drawn") is None
+        last.scroll_into_view_if_needed()
+        last.wait_for(state="visible")
+        page.wait_for_timeout(500)
+        assert last.get_attribute("data-drawn") is not None
+        page.close()
+    finally:
+        server.shutdown()

@@ -7,11 +7,29 @@ import {plotRebuild} from "./plot-rebuild.js";
 import {plotRuns} from "./plot-runs.js";
 import {drawLatency} from "./plot-latency.js";
 
-for (const figure of document.querySelectorAll("figure[data-chart]")) drawByX(figure);
-for (const figure of document.querySelectorAll("figure[data-timeseries]")) {
-  drawPanels(figure, JSON.parse(figure.dataset.timeseries), plotRuns, "runs");
+// The first EAGER charts of a page are drawn at once; the others when they come within NEAR of the
+// viewport. A facet page of twenty studies of 55 cloud volumes each holds hundreds of charts, and
+// drawing them all took Chromium more than 30 s (benchmarks/HISTORY.md).
+const EAGER = 40;
+const NEAR = "800px 0px";
+
+const DRAW = [
+  ["figure[data-chart]", (figure) => drawByX(figure)],
+  ["figure[data-timeseries]", (figure) => drawPanels(figure, JSON.parse(figure.dataset.timeseries), plotRuns, "runs")],
+  ["figure[data-rebuild]", (figure) => drawPanels(figure, JSON.parse(figure.dataset.rebuild), plotRebuild, "rebuild")],
+  ["figure[data-latency]", (figure) => drawLatency(figure)],
+];
+
+const figures = [...document.querySelectorAll(DRAW.map(([selector]) => selector).join(", "))];
+const drawOf = (figure) => DRAW.find(([selector]) => figure.matches(selector))[1];
+for (const figure of figures.slice(0, EAGER)) drawOf(figure)(figure);
+if (figures.length > EAGER) {
+  const near = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      near.unobserve(entry.target);
+      drawOf(entry.target)(entry.target);
+    }
+  }, {rootMargin: NEAR});
+  for (const figure of figures.slice(EAGER)) near.observe(figure);
 }
-for (const figure of document.querySelectorAll("figure[data-rebuild]")) {
-  drawPanels(figure, JSON.parse(figure.dataset.rebuild), plotRebuild, "rebuild");
-}
-for (const figure of document.querySelectorAll("figure[data-latency]")) drawLatency(figure);
