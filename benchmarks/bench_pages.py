@@ -129,15 +129,19 @@ def spread(times: list[float]) -> str:
             f"{ranked[-1]:.0f} ms slowest; {sum(t > 50 for t in times)} of {len(times)} changes over the 50 ms budget")
 
 
-def transfer(browser, base: str, public: Path, path: str, ready: str) -> tuple[int, int, int]:
-    """(bytes gzip, bytes uncompressed, requests) of a first visit to ``path``, once ``ready`` matches."""
+def transfer(browser, base: str, public: Path, path: str, ready: str | None = None) -> tuple[int, int, int]:
+    """(bytes gzip at level 6, bytes uncompressed, requests) of a first visit to ``path``, once ``ready``
+    matches (if given) and the network is idle."""
     page = browser.new_page()
     fetched: list[str] = []
     page.on("requestfinished", lambda r: fetched.append(r.url))
-    page.goto(base + path)
-    page.wait_for_selector(ready)
-    page.wait_for_load_state("networkidle")
-    page.close()
+    try:
+        page.goto(base + path)
+        if ready:
+            page.wait_for_selector(ready)
+        page.wait_for_load_state("networkidle")
+    finally:
+        page.close()  # a page that did not load in time would go on drawing beside the next measurements
     zipped = raw = 0
     for url in fetched:
         file = public / url.split(base, 1)[1].split("?")[0].lstrip("/")
@@ -166,26 +170,6 @@ def site_only(public: Path) -> None:
             browser.close()
     finally:
         server.shutdown()
-
-
-def page_transfer(browser, base: str, public: Path, path: str) -> tuple[float, int]:
-    """KB gzip (level 6) of a page and everything it fetched until the network was idle, and how many
-    requests that was."""
-    page = browser.new_page()
-    fetched: list[str] = []
-    page.on("requestfinished", lambda r: fetched.append(r.url))
-    try:
-        page.goto(base + path)
-        page.wait_for_load_state("networkidle")
-    finally:
-        page.close()  # a page that did not load in time would go on drawing beside the next measurements
-    total = 0
-    for url in fetched:
-        file = public / url.split(base, 1)[1].split("?")[0].lstrip("/")
-        if file.is_dir():
-            file = file / "index.html"
-        total += len(gzip.compress(file.read_bytes(), 6))
-    return total / 1024, len(fetched)
 
 
 def main() -> None:
@@ -217,17 +201,17 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             studies = sum(1 for p in layout.data.iterdir() if (p / "bundle.yaml").is_file())
             print(f"{studies} studies in {layout.data}")
-            kb, requests = page_transfer(browser, base, layout.public, study)
-            print(f"study page transfer: {kb:.1f} KB gzip in {requests} requests (budget 150 KB)")
+            zipped, _, requests = transfer(browser, base, layout.public, study)
+            print(f"study page transfer: {zipped / 1024:.1f} KB gzip in {requests} requests (budget 150 KB)")
             if study != STUDY:
                 for path in ["/", "/studies/", "/facets/", *(f"/{f.page.slug}/" for f in facet_pages())]:
                     html = (layout.public / path.strip("/") / "index.html").stat().st_size / 1e6
                     try:
-                        kb, requests = page_transfer(browser, base, layout.public, path)
+                        zipped, _, requests = transfer(browser, base, layout.public, path)
                     except PlaywrightTimeout:
                         print(f"  {path}: not loaded within 30 s (its HTML: {html:.1f} MB)")
                         continue
-                    print(f"  {path}: {kb:.1f} KB gzip in {requests} requests (its HTML: {html:.1f} MB)")
+                    print(f"  {path}: {zipped / 1024:.1f} KB gzip in {requests} requests (its HTML: {html:.1f} MB)")
             first_visits(browser, base, layout.public)
 
             times = []
