@@ -2,16 +2,16 @@
 // what it varies and words of its title or publisher. The table is complete without this script;
 // it only hides rows and reorders them, and says how many it shows.
 
+import {sortableHeadings} from "./sort-headings.js";
+
 function cellValue(row, column, kind) {
   const cell = row.cells[column];
   const text = cell.dataset.value ?? cell.textContent.trim();
   return kind === "number" ? Number(text) || 0 : text.toLowerCase();
 }
 
-function sortBy(table, header, column) {
-  const ascending = header.getAttribute("aria-sort") !== "ascending";
-  for (const th of table.tHead.rows[0].cells) th.removeAttribute("aria-sort");
-  header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+function sortBy(table, header, ascending) {
+  const column = [...header.parentNode.cells].indexOf(header);
   const kind = header.dataset.sort;
   const body = table.tBodies[0];
   const rows = [...body.rows].sort((a, b) => {
@@ -48,15 +48,7 @@ export function catalogue(root) {
   };
   form.addEventListener("input", filter);
   form.addEventListener("submit", (event) => event.preventDefault());
-  [...table.tHead.rows[0].cells].forEach((th, column) => {
-    if (!th.dataset.sort) return;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "sort";
-    button.textContent = th.textContent;
-    button.addEventListener("click", () => sortBy(table, th, column));
-    th.replaceChildren(button);
-  });
+  sortableHeadings(table.tHead.querySelectorAll("th[data-sort]"), (th, ascending) => sortBy(table, th, ascending));
   form.hidden = false;
   filter();
 }

@@ -8,6 +8,7 @@ import {load, studiesFor, studiesOf} from "./explore-load.js";
 import {latestOnly} from "./latest.js";
 import {citeView} from "./view-cite.js";
 import {defusedRows} from "./csv-cells.js";
+import {sortableHeadings} from "./sort-headings.js";
 
 const form = document.getElementById("filters");
 const embedded = form.hasAttribute("data-embed");
@@ -242,11 +243,8 @@ function toCsv(matching) {
 
 // The order of the records (a comparison function), kept for the rows of studies loaded later.
 let sorting = null;
-function sortBy(th) {
+function sortBy(th, ascending) {
   const key = th.dataset.key;
-  const ascending = th.getAttribute("aria-sort") !== "ascending";
-  for (const other of table.tHead.rows[0].cells) other.removeAttribute("aria-sort");
-  th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
   const index = [...th.parentNode.cells].indexOf(th);
   const numeric = key === "value" || key === "threads";
   const value = (row) => (numeric ? Number(row.dataset[key === "value" ? "value" : "threads"] || NaN) : row.cells[index].textContent);
@@ -258,14 +256,7 @@ function sortBy(th) {
   apply(current);  // the first LIMIT rows in the new order
 }
 
-for (const th of table.tHead.rows[0].cells) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "sort";
-  button.textContent = th.textContent;
-  button.addEventListener("click", () => sortBy(th));
-  th.replaceChildren(button);
-}
+sortableHeadings(table.tHead.rows[0].cells, sortBy);
 
 // Each view is recorded in the address when the browser is idle after its redraw: the address
 // bar is not part of the redraw, and under automation pushState takes ~10 ms on this page.

@@ -4,6 +4,7 @@ import {barX, dot, plot, ruleX} from "@observablehq/plot";
 import {csvFormatRows} from "d3-dsv";
 import {defused} from "./csv-cells.js";
 import {BASE_STYLE, PALETTE} from "./palette.js";
+import {sortableHeadings} from "./sort-headings.js";
 
 const MAX_ROWS_SHOWN = 1000;  // rows laid out in the table; the CSV holds them all
 const MAX_BARS = 60;  // categories drawn as bars
@@ -19,14 +20,10 @@ export function showTable(table, result) {
     const th = document.createElement("th");
     th.scope = "col";
     if (column.numeric) th.className = "num";
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "sort";
-    button.textContent = column.name;
-    button.addEventListener("click", () => sortBy(table, result, th, i));
-    th.append(button);
+    th.textContent = column.name;
     tr.append(th);
   });
+  sortableHeadings(tr.cells, (th, ascending) => sortBy(table, result, th.cellIndex, ascending));
   fill(table, result);
 }
 
@@ -46,10 +43,7 @@ function fill(table, result) {
   body.replaceChildren(...rows);
 }
 
-function sortBy(table, result, th, i) {
-  const ascending = th.getAttribute("aria-sort") !== "ascending";
-  for (const other of table.tHead.rows[0].cells) other.removeAttribute("aria-sort");
-  th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+function sortBy(table, result, i, ascending) {
   const sign = ascending ? 1 : -1;
   const numeric = result.columns[i].numeric;
   result.rows.sort((a, b) => {
