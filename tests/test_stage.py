@@ -20,7 +20,7 @@ from ingest.build import script_cache
 from ingest.database import stage
 from ingest.build.site import Layout, build_site, prepare
 from ingest.build.generation import SPARE, new_generation
-from ingest.database.load import TABLES, build_database
+from ingest.database.load import TABLES, build_database, create_schema
 from ingest.database.quality import GRADED
 from ingest.database.stage import bundle_key, stage_bundles
 from ingest.bundles.validate import validate_paths
@@ -294,3 +294,42 @@ def test_two_checkouts_in_different_folders_load_the_same_database(tmp_path: Pat
     assert sorted(r[4] for r in databases[0]["studies"]) == [
         f"{s}/bundle.yaml" for s in ("graid-supremeraid-mysql-2023", f"{MEASURED}-5min", MEASURED, "netapp-tr3693-mysql-2010",
                                      "scaleflux-csd2000-mysql-2020", "seagate-nytro-mysql-2015")]
+
+
+def test_rows_copied_from_the_last_database_keep_their_order_past_a_row_group(tmp_path: Path):
+    """Studies whose rows come from the last build's database keep them in the order they went in, over
+    more rows than a row group (122,880) holds: /sql/'s file of intervals is written in the table's order
+    (sql_page.py). Copied on two threads, DuckDB 2.0.0 put the last row groups first."""
+    ids, per = ["a-study", "b-study", "c-study"], 150_000
+    last = tmp_path / "last" / "benchmarks.duckdb"
+    with stage.new_database(last, keyed=False) as (con, _):
+        con.execute("INSERT INTO studies SELECT unnest(?), 't', 's', 2, 'b', NULL, '{}'", [ids])
+        con.execute("INSERT INTO intervals (study, artifact, t_s) SELECT s, 'run', t::INTEGER "
+                    "FROM unnest(?) AS u(s), range(?) AS r(t) ORDER BY s, t", [ids, per])
+    last.with_name(last.name + stage.ENTRIES).write_text(json.dumps({i: f"key-{i}" for i in ids}), encoding="utf-8")
+    staged = [stage.Staged(id=i, file=tmp_path / i / "bundle.yaml", entry=tmp_path / "gone" / f"key-{i}",
+                           tables=frozenset()) for i in ids]
+    again = duckdb.connect(str(stage.build_database_from(staged, db_path=tmp_path / "again" / "benchmarks.duckdb",
+                                                         previous=last)), read_only=True)
+    again.execute("SET threads = 1")  # a scan in the stored order
+    rows = again.execute("SELECT study, t_s FROM intervals").fetchall()
+    again.close()
+    assert len(rows) == 3 * per
+    assert rows == sorted(rows)
+
+
+def test_the_key_of_intervals_is_checked_where_rows_are_made_and_not_indexed_in_the_loaded_database(
+        project: Layout, tmp_path: Path):
+    """keys.sql's unique index refuses a second sample of a run at one time where a bundle's rows are made
+    (create_schema(keyed=True)); the database loaded from staged bundles holds no index on intervals."""
+    con = duckdb.connect()
+    create_schema(con)
+    con.execute("INSERT INTO intervals (study, artifact, t_s) VALUES ('s', 'run', 1)")
+    with pytest.raises(duckdb.ConstraintException, match="Duplicate key"):
+        con.execute("INSERT INTO intervals (study, artifact, t_s) VALUES ('s', 'run', 1)")
+    staged, _, _ = stage_bundles([project.data], cache=project.cache)
+    loaded = duckdb.connect(str(stage.build_database_from(staged, db_path=tmp_path / "db" / "benchmarks.duckdb")),
+                            read_only=True)
+    assert loaded.execute("SELECT count(*) FROM duckdb_indexes() WHERE table_name = 'intervals'").fetchone() == (0,)
+    assert loaded.execute("SELECT count(*) FROM intervals").fetchone()[0] > 1000
+    loaded.close()

@@ -407,10 +407,14 @@ TABLES = ("studies", "sources", "systems", "system_settings", "workloads", "resu
           "measurements", "artifacts", "origins", "runs", "run_options", "histograms", "intervals", "trace_samples", "claims")
 
 
-def create_schema(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
-    """The tables and views of a new database; returns each table's column types."""
+def create_schema(con: duckdb.DuckDBPyConnection, *, keyed: bool = True) -> dict[str, dict[str, str]]:
+    """The tables and views of a new database; returns each table's column types. ``keyed``: with the
+    unique indexes of keys.sql, which check the keys of the tables that make bundles' rows (a database
+    loaded from staged bundles, whose rows were checked so, goes without: schema.sql says why)."""
     con.execute("SET enable_progress_bar = false")  # no progress bar in the build log
     con.execute((SQL_DIR / "schema.sql").read_text(encoding="utf-8"))
+    if keyed:
+        con.execute((SQL_DIR / "keys.sql").read_text(encoding="utf-8"))
     con.execute((SQL_DIR / "results.sql").read_text(encoding="utf-8").replace("{fields}", results_columns_sql()))
     create_macros(con)  # evidence.sql: publish.sql's views grade values by them
     con.execute((SQL_DIR / "publish.sql").read_text(encoding="utf-8"))
@@ -447,16 +451,17 @@ def insert_bundles(con: duckdb.DuckDBPyConnection, bundles: list[LoadedBundle], 
 
 
 @contextmanager
-def new_database(db_path: Path) -> Iterator[tuple[duckdb.DuckDBPyConnection, dict[str, dict[str, str]]]]:
-    """A new database with its schema at a temporary path beside ``db_path``, moved there only when
-    the block has filled it without an error."""
+def new_database(db_path: Path, *, keyed: bool = True) -> Iterator[tuple[duckdb.DuckDBPyConnection,
+                                                                        dict[str, dict[str, str]]]]:
+    """A new database with its schema (create_schema: ``keyed``) at a temporary path beside
+    ``db_path``, moved there only when the block has filled it without an error."""
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:
         con = duckdb.connect(str(tmp))
         try:
-            yield con, create_schema(con)
+            yield con, create_schema(con, keyed=keyed)
             con.execute("CHECKPOINT")
         finally:
             con.close()

@@ -210,7 +210,7 @@ CREATE TABLE trace_samples (
 
 -- The --report-interval samples of each run (ingest/parsers/sysbench_intervals.py STORED_COLUMNS).
 CREATE TABLE intervals (
-    study         VARCHAR NOT NULL REFERENCES studies (study),
+    study         VARCHAR NOT NULL,           -- a study of studies (see below)
     artifact      VARCHAR NOT NULL,
     t_s           INTEGER NOT NULL,
     threads       INTEGER,
@@ -225,9 +225,14 @@ CREATE TABLE intervals (
     reconnects_s  DOUBLE,
     read_mib_s    DOUBLE,                   -- a fileio run's: MiB/s read, MiB/s written, fsyncs a second
     written_mib_s DOUBLE,
-    fsyncs_s      DOUBLE,
-    PRIMARY KEY (study, artifact, t_s)
+    fsyncs_s      DOUBLE
 );
+-- Its key is (study, artifact, t_s), and its study one of studies'. Neither is declared here: a key
+-- and a foreign key over millions of samples took 9 and 12 s of a 1,000-bundle load (the index alone
+-- 80 MB). keys.sql's unique index checks the key where a bundle's rows are made (each bundle staged
+-- in a database of its own, stage.py; or loaded from scratch, load.py), and each row's study is the
+-- bundle's own id, unique among the bundles (stage.py: duplicate_id); the database loaded from
+-- staged bundles (stage.py: build_database_from) has no index on it.
 
 -- The claims ledger: each quantitative claim (or inconsistency) with the formula that tests it.
 CREATE TABLE claims (
