@@ -141,3 +141,12 @@ def test_a_title_that_ends_with_its_year_is_not_given_it_twice():
     rows = [_row("s1", "Study one (2024)", 2024, 1.10, 1.40), _row("s2", "Study two", 2019, 0.70, 0.95)]
     assert "(studies disagree: Study one (2024) 1.10× to 1.40× against Study two (2019) 0.70× to 0.95×)" in answer(
         rows, name="doublewrite", optimal=False)["sentence"]
+
+
+def test_a_study_label_says_its_year_once_with_its_publishers_kind():
+    from ingest.publish.evidence import study_meta
+    head = {"sources": [{"date": "2010-03-25", "kind": "independent", "role": "primary"}]}
+    assert study_meta(head, title="Percona: 16KB random I/O on Fusion-io (2010)")["study_label"] == (
+        "Percona: 16KB random I/O on Fusion-io (2010, independent)")
+    assert study_meta(head, title="Percona: 16KB random I/O on Fusion-io")["study_label"] == (
+        "Percona: 16KB random I/O on Fusion-io (2010, independent)")

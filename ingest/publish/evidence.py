@@ -29,10 +29,15 @@ from .catalogue import published
 PLACES = 4  # as the ratios (facets.RATIO_PLACES)
 
 
-def study_meta(head: dict) -> dict:
-    """The year and the publisher's kind of a study, as the catalogue says them."""
+def study_meta(head: dict, *, title: str) -> dict:
+    """The year and the publisher's kind of a study, as the catalogue says them, and its label: its title
+    with both, e.g. "Percona: 16KB random I/O ... (2010, independent)" (a year the title ends with in
+    brackets is not said twice)."""
     found = published(head["sources"])
-    return {"year": found["year"], "source_kind": found["kind"]}
+    year, kind = found["year"], found["kind"]
+    if year and title.endswith(f" ({year})"):
+        title = title[:-len(f" ({year})")]
+    return {"year": year, "source_kind": kind, "study_label": f"{title} ({f'{year}, ' if year else ''}{kind})"}
 
 
 def _reason(cells: list[dict]) -> str:
@@ -43,7 +48,7 @@ def _reason(cells: list[dict]) -> str:
 
 def evidence_rows(entry: dict, head: dict) -> list[dict]:
     """A study's evidence rows on one facet page, from its entry there (facets.py)."""
-    meta = study_meta(head)
+    meta = study_meta(head, title=entry["title"])
     values = {(p["reference"], p["other"]): (p["reference_value"], p["other_value"]) for p in entry["pairs"]}
     out = []
     for group in entry["groups"]:

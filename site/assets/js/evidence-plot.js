@@ -53,7 +53,7 @@ export function evidencePlot(data, {width = 640} = {}) {
   const chars = Math.max(24, Math.floor((width - 28) / 6.4)); // about 6.4 px a character at 11 px
   let top = 6;
   const rows = data.rows.map((r) => {
-    const label = `${r.title} (${r.year ? `${r.year}, ` : ""}${r.source_kind}) ${marks[r.rank].mark}`;
+    const label = `${r.study_label} ${marks[r.rank].mark}`;  // (evidence.py: study_meta)
     const pair = `${r.other_label} over ${r.reference === r.other ? "itself in optimal state" : r.reference_label}` +
       `${r.workload ? `, ${r.workload}` : ""}${r.state ? `, ${r.state}` : ""}${r.by_loads ? "" : " (single figure)"}` +
       `: ${r.low === r.high ? ratio(r.median) : `${ratio(r.median)} (${ratio(r.low)} to ${ratio(r.high)})`}`;
