@@ -86,9 +86,9 @@ def test_inconsistent_cells_make_no_ratio_and_are_named(built_site):
         "26.76× (3 pairs in 2 studies, graded ⊕⊕⊕◯ figures the source prints). Left out: SupremeRAID RAID 10 over "
         "Linux MD RAID 10 (optimal, rebuilding): the figure is in no cell of the source's own per-load table.")
     assert answers["protocol"] == (
-        "New-order transactions per minute (OET), protocol nfs over fcp: 0.84× (1 pair in 1 study, graded ⊕⊕⊕◯ "
-        "figures the source prints). Apart, of lower grade: iscsi over fcp: 0.91×; nfs over iscsi: 0.92× (2 pairs "
-        "in 1 study, ⊕⊕◯◯ derived or approximate figures).")
+        "New-order transactions per minute (OET), protocol NFS over Fibre Channel (FCP): 0.84× (1 pair in 1 study, "
+        "graded ⊕⊕⊕◯ figures the source prints). Apart, of lower grade: NFS over iSCSI: 0.92×; iSCSI over Fibre "
+        "Channel (FCP): 0.91× (2 pairs in 1 study, ⊕⊕◯◯ derived or approximate figures).")
     assert answers["filesystem"] == "No study in the database has a like-for-like pair for this question yet."
     left = [r for r in _evidence(built_site)["raid-level"]["rows"] if r["left_out"]]
     assert [(r["other"], r["state"], r["median"]) for r in left] == [
@@ -150,3 +150,14 @@ def test_a_study_label_says_its_year_once_with_its_publishers_kind():
         "Percona: 16KB random I/O on Fusion-io (2010, independent)")
     assert study_meta(head, title="Percona: 16KB random I/O on Fusion-io")["study_label"] == (
         "Percona: 16KB random I/O on Fusion-io (2010, independent)")
+
+
+def test_facet_values_spelt_as_keys_are_written_in_words():
+    """schema/fields.yaml's words: the device class nvme-ssd is written "NVMe SSD" on the facet pages and in
+    their answers; a value without words (ext4) stays as it is, and so does a value no field spells."""
+    from ingest.bundles.fields import fields
+    by_key = {f.key: f for f in fields("compare")}
+    assert by_key["device_class"].word("nvme-ssd") == "NVMe SSD"
+    assert by_key["protocol"].word("fcp") == "Fibre Channel (FCP)"
+    assert by_key["filesystem"].word("ext4") == "ext4"
+    assert by_key["device_class"].word(None) is None

@@ -34,8 +34,13 @@ class Field(_Strict):
     bundle: str | None = None
     label: str
     display: Literal["on-off"] | None = None
+    words: dict[str, str] = {}  # how pages write a value the format spells as a key (nvme-ssd: NVMe SSD)
     roles: tuple[Role, ...]
     page: FacetPage | None = None
+
+    def word(self, value: str | None) -> str | None:
+        """How a reader is told a value of this field (``shown``'s text): its words, else as it is."""
+        return self.words.get(value, value) if value is not None else None
 
     def shown(self, column: str) -> str:
         """SQL for how pages write this field's value of ``column`` (NULL stays NULL)."""

@@ -126,7 +126,7 @@ def _reference(a: str, b: str, baseline: str | None, config: dict, facet: Field)
     if baseline in config:
         for ref, other in ((a, b), (b, a)):
             if config[ref][facet.key] == config[baseline][facet.key]:
-                return ref, other, f"has the baseline's {_name(facet.label)} ({config[ref][facet.key]})"
+                return ref, other, f"has the baseline's {_name(facet.label)} ({facet.word(config[ref][facet.key])})"
     return a, b, "listed first in the bundle"
 
 
@@ -234,13 +234,15 @@ def _against_each_other(db: Snapshot, doc: dict, facet: Field, candidates: dict,
         ref_groups = _ratio_groups([p for p in found if p["system"] in keep], labels, reference=ref,
                                    suffix="" if ref == baseline else f"-vs-{ref}")
         groups += ref_groups
-        references.append({"system": ref, "label": labels[ref], "value": config[ref][facet.key],
+        references.append({"system": ref, "label": labels[ref], "value": facet.word(config[ref][facet.key]),
                            "why": kept[0][1], "groups": [g["id"] for g in ref_groups]})
         for o, _, following in kept:
             pairs.append({"reference": ref, "reference_label": labels[ref], "other": o, "other_label": labels[o],
-                          "reference_value": config[ref][facet.key], "other_value": config[o][facet.key],
+                          "reference_value": facet.word(config[ref][facet.key]),
+                          "other_value": facet.word(config[o][facet.key]),
                           "compare": f"/compare/?series={study}:{ref},{study}:{o}",
-                          "follows": [{"label": f.label, "values": [config[ref][f.key], config[o][f.key]]}
+                          "follows": [{"label": f.label,
+                                       "values": [f.word(config[ref][f.key]), f.word(config[o][f.key])]}
                                       for f in following]})
     paired = {p["reference"] for p in pairs} | {p["other"] for p in pairs}
     left_out = [{"system": s, "label": labels[s], "reason": _left_out(s, labels, config, facet)}
