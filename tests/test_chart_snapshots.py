@@ -23,7 +23,7 @@ def drawn() -> dict[str, str]:
     return {c["name"]: c["svg"] + "\n" for c in map(json.loads, done.stdout.splitlines())}
 
 
-@pytest.mark.parametrize("name", ["by-x", "runs-tps", "rebuild-percent", "by-x-framed", "by-x-one-load"])
+@pytest.mark.parametrize("name", ["by-x", "runs-tps", "rebuild-percent", "by-x-framed", "by-x-one-load", "evidence-framed"])
 def test_renderer_snapshot(drawn, name):
     path = SNAPSHOTS / f"{name}.svg"
     if os.environ.get("UPDATE_SNAPSHOTS") == "1":
@@ -45,6 +45,17 @@ def test_snapshots_show_what_the_specs_hold(drawn):
     assert ">would be cut if it were not wrapped</text>" in framed  # the long series name, on a second line
     assert ">Values: exact (as printed); measured (from logs)</text>" in framed
     assert ">0123456789abcdef…</text>" in framed and "https://example.invalid/embed/by-x-framed/" in framed
+    # a facet's evidence plot as its embed frames it: a dot and a bar a row, the rule at 1x, the answer
+    # above, the grades in words below, each study with its year and publisher's kind
+    evidence = drawn["evidence-framed"]
+    assert evidence.count("<circle") == 2
+    assert "Hand-made study one (2026, measured here) ⊕⊕⊕⊕" in evidence
+    assert "Switch off over Switch on, sysbench oltp_read_write, optimal (single figure): 0.8×</title>" in evidence
+    assert ">Transactions per second, switch off over on: 0.8× to 1.5×</text>" in evidence  # (numbers rounded)
+    assert ">⊕⊕⊕◯ figures the source prints: made-up words for grade 2</text>" in evidence
+    assert ">Sources: Hand-made study one (2026, measured here); Hand-made</text>" in evidence
+    assert ">study two (vendor)</text>" in evidence and "Study:" not in evidence
+    assert ">Values: ratios of two values of one study (its median, lowest and</text>" in evidence
 
 
 

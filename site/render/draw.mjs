@@ -2,11 +2,13 @@
 // (site/assets/js/plot-*.js), framed with its context (frame.mjs). Used by embeds.mjs (through
 // embed-worker.mjs) and snapshot.mjs.
 import {plotByX} from "../assets/js/plot-by-x.js";
+import {evidencePlot} from "../assets/js/plot-evidence.js";
 import {plotRebuild} from "../assets/js/plot-rebuild.js";
 import {plotRuns} from "../assets/js/plot-runs.js";
 import {frame} from "./frame.mjs";
 
-const RENDERERS = {"by-x": plotByX, runs: plotRuns, rebuild: plotRebuild};
+const RENDERERS = {"by-x": plotByX, runs: plotRuns, rebuild: plotRebuild,
+  evidence: (spec, option, options) => evidencePlot(spec, options)};  // a facet's (ingest/publish/evidence_embed.py)
 
 // The chart's <svg> as its renderer draws it, and its legend: the series drawn and their colours.
 export function drawChart(chart, {width, document}) {

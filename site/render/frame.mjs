@@ -1,7 +1,8 @@
 // The frame of a standalone embed (SVG and PNG): the chart with the context it needs away from the
-// site, in the image itself: its title and study above it; its legend (every series named in full,
-// wrapped, never cut) below; then its sources, the kinds of its values, its address on the site and
-// the SHA-256 of its data. Text is wrapped by an estimate of its width that errs on the wide side.
+// site, in the image itself: its title and study (or what it answers) above it; its legend (every series
+// named in full, wrapped, never cut, or what its marks mean) below; then its sources, the kinds of its
+// values, its address on the site and the SHA-256 of its data. Text is wrapped by an estimate of its
+// width that errs on the wide side.
 
 const PAD = 16;
 const INK = "#1b1f24";
@@ -59,7 +60,8 @@ function block(lines, {x = PAD, y, size, fill = INK, weight = "normal", lead = 1
 }
 
 const KIND_WORDS = {exact: "exact (as printed)", derived: "derived (computed from printed values)",
-  approximate: "approximate", measured: "measured (from logs)"};
+  approximate: "approximate", measured: "measured (from logs)",
+  ratio: "ratios of two values of one study (its median, lowest and highest over the loads)"};
 
 // The outer SVG around a drawn chart (an <svg> element of width `width`) and its legend entries
 // ([{label, colour}], may be empty).
@@ -70,8 +72,12 @@ export function frame(chart, {title, context, legend, width}) {
   let text;
   [text, y] = block(wrap(title, 15, inner), {y, size: 15, weight: "bold"});
   parts.push(text);
-  if (!title.endsWith(context.study)) {  // embed titles end with their study's: say it only once
+  if (context.study && !title.endsWith(context.study)) {  // embed titles end with their study's: say it only once
     [text, y] = block(wrap(`Study: ${context.study}`, 12, inner), {y, size: 12, fill: MUTED});
+    parts.push(text);
+  }
+  for (const paragraph of context.lead ?? []) {  // what the chart answers, above it (a facet's evidence)
+    [text, y] = block(wrap(paragraph, 12, inner), {y: y + 4, size: 12});
     parts.push(text);
   }
   y += 6;
@@ -87,9 +93,16 @@ export function frame(chart, {title, context, legend, width}) {
     parts.push(text);
     y += 2;
   }
+  for (const paragraph of context.notes ?? []) {  // what its marks mean, in words (a facet's evidence grades)
+    [text, y] = block(wrap(paragraph, 12, inner), {y, size: 12});
+    parts.push(text);
+    y += 2;
+  }
   y += 6;
   const kinds = context.kinds.map((k) => KIND_WORDS[k] ?? k).join("; ");
-  for (const line of [`Source: ${context.sources}`, `Values: ${kinds}`,
+  // one source line (a study's), or a list of them (a facet's studies)
+  const sources = Array.isArray(context.sources) ? `Sources: ${context.sources.join("; ")}` : `Source: ${context.sources}`;
+  for (const line of [sources, `Values: ${kinds}`,
     `${context.address} · data SHA-256 ${context.sha256.slice(0, 16)}…`]) {
     [text, y] = block(wrap(line, 11, inner), {y, size: 11, fill: MUTED});
     parts.push(text);
