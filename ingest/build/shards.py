@@ -197,18 +197,30 @@ class FacetPage:
     name: str  # its file in facet_pages/ (publish/facets.py: page_name)
     path: str  # its address, e.g. /raid-level/2/
     studies: tuple[str, ...]
+    embed: str | None = None  # on a facet's first page, its evidence plot's embed page (rendered with it)
 
     @property
     def file(self) -> str:
         """The page's file in the site."""
         return f"{self.path.strip('/')}/index.html"
 
+    @property
+    def files(self) -> list[str]:
+        """The page's file and the folder of the embed page rendered with it, in the site."""
+        return [self.file, *([self.embed.strip("/")] if self.embed else [])]
+
 
 def facet_pages_of(data: Path) -> tuple[dict, list[FacetPage]]:
     """The exported facets (facets.json) and every page of them."""
     facets = json.loads((data / "facets.json").read_text(encoding="utf-8"))
-    return facets, [FacetPage(slug, page_name(slug, c["number"]), c["path"], tuple(c["studies"]))
+    return facets, [FacetPage(slug, page_name(slug, c["number"]), c["path"], tuple(c["studies"]),
+                              _evidence_embed(facet) if c["number"] == 1 else None)
                     for slug, facet in facets.items() for c in facet["chunks"]]
+
+
+def _evidence_embed(facet: dict) -> str | None:
+    """The path of a facet's evidence embed page (publish/evidence_embed.py), if it has one."""
+    return ((facet.get("evidence") or {}).get("embed") or {}).get("page")
 
 
 def facets_of_run(facets: dict, pages: list[FacetPage]) -> dict:
@@ -246,9 +258,10 @@ def entries_of_studies(by_study: dict[str, dict], studies) -> dict:
 
 
 def facet_segment(pages: list[FacetPage]) -> list[str]:
-    """The segment of a run of ``pages`` (config lines for Hugo): those pages, and nothing else (not the
-    section Hugo makes of a facet whose first page is not in the run)."""
-    paths = ",".join(page.path.rstrip("/") for page in pages)
+    """The segment of a run of ``pages`` (config lines for Hugo): those pages and their evidence plots'
+    embed pages, and nothing else (not the section Hugo makes of a facet whose first page is not in the
+    run)."""
+    paths = ",".join(path.rstrip("/") for page in pages for path in (page.path, page.embed) if path)
     return ["[segments]", "  [segments.facets]", "    [[segments.facets.includes]]", f"      path = {json.dumps('{' + paths + '}')}"]
 
 

@@ -296,7 +296,7 @@ def render_pages_of(layout: Layout, generation: Generation, *, per_shard: int = 
         run_config = config(folder, f"hugo-facets-{n}.toml", lines=facet_segment([p for p, _ in batch]))
         jobs.append(Job(render=lambda to, c=run_config: _hugo(layout, config=c, destination=to, segments="facets"),
                         keys=tuple(key for _, key in batch),
-                        files=lambda _, b=batch: {key: [page.file] for page, key in b}))
+                        files=lambda _, b=batch: {key: page.files for page, key in b}))
     values.clear()
     before_hugo()
     counts = render_pages(

@@ -101,14 +101,19 @@ def _kinds(embed: dict) -> list[str]:
     return ["measured"]
 
 
+def csv_bytes(columns: list[str], rows: list[list]) -> bytes:
+    """An embed's CSV: its header and rows, each text cell defused (csv_cells.py)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows([defused(cell) for cell in row] for row in rows)
+    return buffer.getvalue().encode("utf-8")
+
+
 def _listed(embed: dict, doc: dict, *, out: Path, site_url: str) -> dict:
     """Write an embed's CSV; its listing: the prefix Hugo looks it up by, its entry in the index, its
     reference (citation.py) and its render spec as JSON text."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(embed["columns"])
-    writer.writerows([defused(cell) for cell in row] for row in embed["rows"])
-    data = buffer.getvalue().encode("utf-8")
+    data = csv_bytes(embed["columns"], embed["rows"])
     chart_id = embed["id"]
     (out / f"{chart_id}.csv").write_bytes(data)
     entry = {
@@ -153,12 +158,14 @@ def placed(listing: dict, path: str) -> dict:
     return {**listing, "entry": {**listing["entry"], "full_page": path + listing["entry"]["full_page"]}}
 
 
-def export_embeds(own: dict[str, list[dict]], facets: dict, *, static_dir: Path, data_dir: Path) -> None:
+def export_embeds(own: dict[str, list[dict]], facets: dict, *, static_dir: Path, data_dir: Path,
+                  evidence: list[dict] = ()) -> None:
     """Write ``/embed/index.json`` and Hugo's embed pages (``embeds.json``: each chart's embed prefix -> its
     panels, which pages look up by prefix rather than search), from the listings of every study's own
     embeds (``own``, by study) and of the facet charts' (each study's part of a facet page holds them:
     ``facets`` as facet_pages_data makes them), their specs written already (write_specs). The CSVs are
-    written by study_embeds and facet_embeds."""
+    written by study_embeds and facet_embeds. ``evidence``: the entries of the facets' evidence plots'
+    embeds (evidence_embed.py), listed in index.json only: their pages are made with their facets'."""
     every = [item for study in sorted(own) for item in own[study]]
     every += [placed(item, study["path"]) for page in facets.values() for study in page["studies"]
               for item in study["part"]["embeds"]]
@@ -170,7 +177,7 @@ def export_embeds(own: dict[str, list[dict]], facets: dict, *, static_dir: Path,
     for item, text in zip(every, texts):
         groups.setdefault(item["prefix"], []).append(text)
     (static_dir / "embed").mkdir(parents=True, exist_ok=True)
-    charts = ",\n".join(texts)
+    charts = ",\n".join(texts + [json.dumps(entry, ensure_ascii=False) for entry in evidence])
     (static_dir / "embed" / "index.json").write_text(f'{{"charts": [\n{charts}\n]}}\n', encoding="utf-8")
     grouped = ", ".join(f"{json.dumps(prefix, ensure_ascii=False)}: [{', '.join(entries)}]"
                         for prefix, entries in groups.items())

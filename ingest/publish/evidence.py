@@ -76,6 +76,20 @@ def evidence_rows(entry: dict, head: dict) -> list[dict]:
     return out
 
 
+ITSELF = "itself in optimal state"  # what a system is compared with on /array-state/
+
+
+def systems(row: dict) -> str:
+    """The pair of a row in words: the other system over its reference (or over itself in optimal state)."""
+    return f"{row['other_label']} over {ITSELF if row['reference'] == row['other'] else row['reference_label']}"
+
+
+def plotted(rows: list[dict], metric: str | None) -> list[int]:
+    """The rows a facet's evidence plot draws (their places in ``rows``): those of its answer's metric
+    that make a ratio."""
+    return [i for i, r in enumerate(rows) if metric is not None and r["metric"] == metric and r["left_out"] is None]
+
+
 def sort_rows(rows: list[dict]) -> list[dict]:
     """Rows as the plot and the table list them: by metric (the registry's order), grade, then median."""
     order = {m.key: i for i, m in enumerate(registry().metrics)}
@@ -158,7 +172,7 @@ def _left_out(rows: list[dict], *, metric: str, optimal: bool) -> str:
     left: dict[tuple, list] = {}
     for r in rows:
         if r["left_out"] is not None and r["metric"] == metric:
-            what = f"{r['other_label']} over " + ("itself in optimal state" if optimal else r["reference_label"])
+            what = f"{r['other_label']} over " + (ITSELF if optimal else r["reference_label"])
             left.setdefault((what, r["left_out"]), []).append(r["state"] or "state not stated")
     if not left:
         return ""

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..bundles.fields import Field, facet_pages, metric_label
 from ..database.evidence import as_data as evidence_grades
 from . import alt_text
-from .evidence import answer, sort_rows
+from .evidence import answer, plotted, sort_rows
 from .colours import colour_chart
 from .db import Snapshot
 from .like import NOT_STATED, configurations, like_for_like
@@ -371,16 +371,17 @@ def write_facets(facets: dict, *, data_dir: Path, evidence: dict[str, dict]) -> 
 
 
 def evidence_data(facets: dict) -> dict[str, dict]:
-    """Each facet's question, answer and evidence rows (evidence.py), in the registry's order (``order``);
+    """Each facet's question, answer and evidence rows (evidence.py), in the registry's order (``order``),
+    with the places of the rows its plot draws (``plot``: evidence.plotted);
     ``facets`` as facet_pages_data makes them."""
     out = {}
     for order, facet in enumerate(facet_pages()):
         page = facets[facet.page.slug]
         rows = sort_rows([r for s in page["studies"] for r in s["part"].get("evidence", [])])
+        found = answer(rows, name=page["name"], optimal=facet.page.baseline == "optimal")
         out[facet.page.slug] = {"order": order, "title": page["title"], "question": facet.page.question,
-                                "path": f"/{facet.page.slug}/",
-                                "answer": answer(rows, name=page["name"], optimal=facet.page.baseline == "optimal"),
-                                "rows": rows}
+                                "path": f"/{facet.page.slug}/", "answer": found, "rows": rows,
+                                "plot": plotted(rows, found["metric"])}
     return out
 
 
@@ -388,7 +389,7 @@ def write_answers(evidence: dict[str, dict], *, data_dir: Path) -> None:
     """Write ``answers.json``, each facet's question and answer without its rows (the home page and
     /facets/ read it; a facet page reads its own entry of facets.json, rows and all), and
     ``evidence_grades.json``, the grades' marks and words (schema/evidence-grades.yaml)."""
-    answers = {slug: {k: v for k, v in e.items() if k != "rows"} for slug, e in evidence.items()}
+    answers = {slug: {k: v for k, v in e.items() if k not in ("rows", "plot")} for slug, e in evidence.items()}
     (data_dir / "answers.json").write_text(json.dumps(answers, ensure_ascii=False), encoding="utf-8")
     (data_dir / "evidence_grades.json").write_text(json.dumps(evidence_grades(), ensure_ascii=False), encoding="utf-8")
 

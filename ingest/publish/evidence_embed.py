@@ -1,0 +1,111 @@
+"""A facet's evidence plot as an embed, made as a chart's is (embeds.py): an embed page ``/embed/evidence-
+<facet>/`` with its oEmbed answer (Hugo makes them with the facet's first page, from the facet's evidence
+in facets.json), the SVG site/render/embeds.mjs draws at build time (renderer ``evidence``: the facet page's
+plot, site/assets/js/plot-evidence.js, framed with its question, answer, grades in words and sources), the
+CSV of exactly the rows plotted, and its entry in ``/embed/index.json``. The query that gives the same rows
+from /sql/'s ``evidence`` table (evidence.py: SQL_TABLE) is written here too, beside the CSV's columns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from ..database.evidence import as_data
+from . import embed_specs
+from .embeds import csv_bytes
+from .evidence import ITSELF, SQL_TABLE, ratio_text, systems
+
+COLUMNS = ["study", "title", "systems", "workload", "metric", "state", "median", "low", "high", "grade", "year",
+           "source_kind"]
+SPECS = "_evidence.json"  # the evidence embeds' file of embed_specs.FOLDER: no study's id begins with "_"
+
+
+def embed_id(slug: str) -> str:
+    return f"evidence-{slug}"
+
+
+def _quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def sql(slug: str, metric: str) -> str:
+    """The query of /sql/'s ``evidence`` table that gives the plot's rows, in its order and with its CSV's
+    columns."""
+    return (f"SELECT study, title,\n"
+            f"       CASE WHEN reference = other THEN other_label || ' over {ITSELF}'\n"
+            f"            ELSE other_label || ' over ' || reference_label END AS systems,\n"
+            f"       workload, metric, state, median, low, high, grade, year, source_kind\n"
+            f"FROM {SQL_TABLE}\n"
+            f"WHERE facet = {_quoted(slug)} AND metric = {_quoted(metric)} AND left_out IS NULL\n"
+            f"ORDER BY grade_rank, median, study, other, coalesce(workload, '')\n")
+
+
+def _sources(rows: list[dict]) -> list[str]:
+    """Each study of ``rows`` once, with its year and who published it."""
+    seen = dict.fromkeys((r["title"], r["year"], r["source_kind"]) for r in rows)
+    return [f"{title} ({f'{year}, ' if year and not title.endswith(f'({year})') else ''}{kind})"
+            for title, year, kind in seen]
+
+
+def _alt(rows: list[dict]) -> str:
+    studies = len({r["study"] for r in rows})
+    return (f"{rows[0]['metric_label']}: {len(rows)} {'pair' if len(rows) == 1 else 'pairs'} in {studies} "
+            f"{'study' if studies == 1 else 'studies'}, ratios from {ratio_text(min(r['low'] for r in rows), max(r['high'] for r in rows))} "
+            f"(medians {ratio_text(min(r['median'] for r in rows), max(r['median'] for r in rows))}).")
+
+
+def _embed(slug: str, entry: dict, *, out: Path, site_url: str) -> tuple[dict, str] | None:
+    """Write a facet's evidence CSV; its entry and render spec (JSON text), or None if it plots nothing."""
+    rows = [entry["rows"][i] for i in entry["plot"]]
+    if not rows:
+        return None
+    grades = as_data()["grades"]
+    key = {g["rank"]: g["key"] for g in grades}
+    data = csv_bytes(COLUMNS, [[r["study"], r["title"], systems(r), r["workload"] or "", r["metric"], r["state"] or "",
+                                repr(r["median"]), repr(r["low"]), repr(r["high"]), key[r["rank"]],
+                                "" if r["year"] is None else r["year"], r["source_kind"]] for r in rows])
+    chart_id = embed_id(slug)
+    (out / f"{chart_id}.csv").write_bytes(data)
+    title = f"Evidence: {entry['question']}"
+    found = {
+        "id": chart_id, "title": title, "kind": "evidence", "part": None, "study": None, "facet": slug,
+        "page": f"/embed/{chart_id}/", "full_page": entry["path"],
+        "svg": f"/embed/{chart_id}.svg", "csv": f"/embed/{chart_id}.csv",
+        "sha256": hashlib.sha256(data).hexdigest(), "rows": len(rows), "alt": _alt(rows),
+        "sources": _sources(rows), "sql": sql(slug, rows[0]["metric"]),
+    }
+    marks = sorted({r["rank"] for r in rows})
+    site = site_url.rstrip("/")
+    context = {
+        "lead": [entry["answer"]["sentence"],
+                 f"{rows[0]['metric_label']}: each row one pair within one study, the point its median ratio over the "
+                 "loads, the bar its lowest to highest; the dashed line is 1× (no difference)."],
+        "notes": [f"{g['mark']} {g['label']}: {g['about']}" for g in grades if g["rank"] in marks],
+        "sources": found["sources"], "kinds": ["ratio"],
+        "address": f"{site}{found['page']} · the question: {site}{entry['path']}", "sha256": found["sha256"],
+        "alt": found["alt"]}
+    spec = {"id": chart_id, "title": title, "renderer": "evidence", "spec": {"rows": rows, "grades": grades},
+            "option": None, "context": context}
+    return found, json.dumps(spec, ensure_ascii=False)
+
+
+def evidence_embeds(evidence: dict[str, dict], *, static_dir: Path, out_dir: Path, site_url: str) -> list[dict]:
+    """Each facet's evidence embed (facets.evidence_data's ``evidence``): its CSV written, its render spec
+    written into embed_specs.FOLDER's SPECS of the export ``out_dir``, its entry put in the facet's evidence
+    as ``embed`` (the facet page and its embed page read it there). Returns the entries (index.json's)."""
+    out = static_dir / "embed"
+    out.mkdir(parents=True, exist_ok=True)
+    entries, texts = [], []
+    for slug, entry in evidence.items():
+        made = _embed(slug, entry, out=out, site_url=site_url)
+        entry["embed"] = made[0] if made else None
+        if made:
+            entries.append(made[0])
+            texts.append(made[1])
+    if texts:
+        folder = out_dir / embed_specs.FOLDER
+        folder.mkdir(exist_ok=True)
+        embed_specs.write(folder / SPECS, texts)
+    return entries
