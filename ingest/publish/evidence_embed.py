@@ -2,7 +2,8 @@
 <facet>/`` with its oEmbed answer (Hugo makes them with the facet's first page, from the facet's evidence
 in facets.json), the SVG site/render/embeds.mjs draws at build time (renderer ``evidence``: the facet page's
 plot, site/assets/js/plot-evidence.js, framed with its question, answer, grades in words and sources), the
-CSV of exactly the rows plotted, and its entry in ``/embed/index.json``. The query that gives the same rows
+CSV of exactly the rows plotted, its reference (BibTeX and CSL-JSON beside the CSV, citation.py) and its
+entry in ``/embed/index.json``. The query that gives the same rows
 from /sql/'s ``evidence`` table (evidence.py: SQL_TABLE) is written here too, beside the CSV's columns.
 """
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from ..database.evidence import as_data
 from . import embed_specs
+from .citation import reference, write_references
 from .embeds import csv_bytes
 from .evidence import ITSELF, SQL_TABLE, ratio_text, systems
 
@@ -75,9 +77,15 @@ def _embed(slug: str, entry: dict, *, out: Path, site_url: str) -> tuple[dict, s
         "svg": f"/embed/{chart_id}.svg", "csv": f"/embed/{chart_id}.csv",
         "sha256": hashlib.sha256(data).hexdigest(), "rows": len(rows), "alt": _alt(rows),
         "sources": _sources(rows), "sql": sql(slug, rows[0]["metric"]),
+        "cite_key": f"benchdb-{chart_id}", "bib": f"/embed/{chart_id}.bib", "csl": f"/embed/{chart_id}.csl.json",
     }
-    marks = sorted({r["rank"] for r in rows})
     site = site_url.rstrip("/")
+    # its reference, beside its CSV (a study's charts' are in their study's files: this is of many studies)
+    write_references({chart_id: [reference(
+        key=found["cite_key"], title=title, url=f"{site}{found['page']}", sha256=found["sha256"],
+        about=f"The evidence of the facet page {site}{entry['path']}; values from: {'; '.join(found['sources'])}.")]},
+        folder=out)
+    marks = sorted({r["rank"] for r in rows})
     context = {
         "lead": [entry["answer"]["sentence"],
                  f"{rows[0]['metric_label']}: each row one pair within one study, the point its median ratio over the "
