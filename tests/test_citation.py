@@ -90,7 +90,9 @@ def test_a_chart_is_cited_with_the_hash_of_its_embed_csv(built_site):
     index = json.loads((built_site.public / "embed" / "index.json").read_text(encoding="utf-8"))["charts"]
     for chart in index:
         assert chart["cite_key"] == f"benchdb-{chart['id']}"
-        assert chart["bib"] == f"/data/studies/{chart['study']}.bib"
+        # a facet's evidence plot, of many studies, has its own files beside its CSV
+        assert chart["bib"] == (f"/embed/{chart['id']}.bib" if chart["kind"] == "evidence"
+                                else f"/data/studies/{chart['study']}.bib")
         bib = (built_site.public / chart["bib"].lstrip("/")).read_text(encoding="utf-8")
         entry = bib[bib.index(f"@misc{{{chart['cite_key']},\n"):]
         assert f"Data SHA-256 {chart['sha256']}." in entry[:entry.index("\n}\n")]
