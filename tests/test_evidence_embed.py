@@ -89,6 +89,11 @@ def test_the_doublewrite_csv_holds_the_rows_plotted_best_graded_first(built_site
         ("1.3371", "failing-runs")]
 
 
+def test_on_array_state_each_system_is_over_itself_in_optimal_state(built_site, plots):
+    rows = _csv(built_site, plots["array-state"])
+    assert rows and all(r["systems"].endswith(" over itself in optimal state") and r["state"] != "optimal" for r in rows)
+
+
 def test_the_image_carries_the_question_answer_grades_in_words_and_sources(built_site, plots, evidence):
     svg = _svg(built_site, plots["doublewrite"])
     words = " ".join(t.text for t in svg.iter(f"{SVG_NS}text") if t.text)  # the frame's wrapped lines

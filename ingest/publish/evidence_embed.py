@@ -52,10 +52,12 @@ def _sources(rows: list[dict]) -> list[str]:
 
 
 def _alt(rows: list[dict]) -> str:
+    """The plot's numbers in words (its text alternative)."""
     studies = len({r["study"] for r in rows})
+    ratios = ratio_text(min(r["low"] for r in rows), max(r["high"] for r in rows))
+    medians = ratio_text(min(r["median"] for r in rows), max(r["median"] for r in rows))
     return (f"{rows[0]['metric_label']}: {len(rows)} {'pair' if len(rows) == 1 else 'pairs'} in {studies} "
-            f"{'study' if studies == 1 else 'studies'}, ratios from {ratio_text(min(r['low'] for r in rows), max(r['high'] for r in rows))} "
-            f"(medians {ratio_text(min(r['median'] for r in rows), max(r['median'] for r in rows))}).")
+            f"{'study' if studies == 1 else 'studies'}, ratios from {ratios} (medians {medians}).")
 
 
 def _embed(slug: str, entry: dict, *, out: Path, site_url: str) -> tuple[dict, str] | None:
