@@ -57,9 +57,9 @@ def test_rebuild_speed_and_duration_become_results(site):
     # first recovering sample at 0 s, first optimal one at 1200 s
     assert rows == [
         ("rebuild_mb_s", "0.01152", "MB/s", "rebuilding",
-         "rebuild-trace-fixture/artifacts/mdstat.trace:9..30 (md0, blocks done over time)"),
+         "trace artifacts/mdstat.trace, lines 9 to 30 (md0, blocks done over time)"),
         ("rebuild_duration_s", "1200.0", "s", "rebuilding",
-         "rebuild-trace-fixture/artifacts/mdstat.trace:9..30 (md0, blocks done over time)"),
+         "trace artifacts/mdstat.trace, lines 9 to 30 (md0, blocks done over time)"),
     ]
     samples = con.execute("SELECT t_s, state, percent FROM trace_samples WHERE study = 'rebuild-trace-fixture' "
                           "ORDER BY t_s").fetchall()
@@ -97,10 +97,10 @@ def test_rebuild_chart_has_embeds_with_the_samples_and_runs_drawn(site):
     assert samples == [(0.0, "0.4"), (600.0, "3.6"), (660.0, "3.9")]
     during = next(r for r in rows if r["label"].startswith("during:"))
     assert during["flag"].startswith("declared optimal, but artifacts/mdstat.trace shows md0 recovering")
-    assert during["provenance"] == ("rebuild-trace-fixture/artifacts/during-rebuild.log: started as the bundle "
+    assert during["provenance"] == ("log artifacts/during-rebuild.log: started as the bundle "
                                     "states, length from the log's total time")
     first = next(r for r in rows if r["element"] == "sample")
-    assert first["provenance"] == "rebuild-trace-fixture/artifacts/mdstat.trace, snapshot at 2024-05-01T12:00:00+00:00"
+    assert first["provenance"] == "trace artifacts/mdstat.trace, snapshot at 2024-05-01T12:00:00+00:00"
     # the two runs drawn as bands: 'during' started 12:05 (300 s), 'after' 12:20:30 (1230 s)
     assert sorted(float(r["t_s"]) for r in rows if r["element"] == "run") == [300.0, 1230.0]
     with open(site.public / "embed" / f"{prefix}--speed_kib_s.csv", newline="", encoding="utf-8") as f:

@@ -79,15 +79,16 @@ def test_a_cited_log_validates_and_loads_as_its_parsed_log_does(cited, tmp_path)
     assert problems == []
     db = build_database(loaded, db_path=tmp_path / "cited.duckdb")
     with duckdb.connect(str(db), read_only=True) as con:
-        values = con.execute("SELECT metric, value_text, line, provenance, source_href FROM results "
+        values = con.execute("SELECT metric, value_text, line, provenance, quote, source_href FROM results "
                              "ORDER BY col_index").fetchall()
+        # the log is not republished: its figure as parsed, linked to its line at the commit
+        log = "Example-Lab/results at 0123456, bench/runs/ro 16#/sysbench.log, line "
+        parsed = " as parsed (the log is cited, not republished)"
         assert values == [
-            ("tps", "2434.78", 23, "Example-Lab/results@0123456789ab:bench/runs/ro 16#/sysbench.log:23", BLOB + "#L23"),
-            ("qps", "38956.45", 24, "Example-Lab/results@0123456789ab:bench/runs/ro 16#/sysbench.log:24", BLOB + "#L24"),
-            ("latency_avg_ms", "6.57", 34, "Example-Lab/results@0123456789ab:bench/runs/ro 16#/sysbench.log:34",
-             BLOB + "#L34"),
-            ("latency_p95_ms", "8.28", 36, "Example-Lab/results@0123456789ab:bench/runs/ro 16#/sysbench.log:36",
-             BLOB + "#L36"),
+            ("tps", "2434.78", 23, log + "23", "2434.78" + parsed, BLOB + "#L23"),
+            ("qps", "38956.45", 24, log + "24", "38956.45" + parsed, BLOB + "#L24"),
+            ("latency_avg_ms", "6.57", 34, log + "34", "6.57" + parsed, BLOB + "#L34"),
+            ("latency_p95_ms", "8.28", 36, log + "36", "8.28" + parsed, BLOB + "#L36"),
         ]
         # lines 14-16: [ 10s ] ... tps: 2410.35 ..., [ 20s ] ... 2455.10, [ 30s ] ... 2440.20
         assert con.execute("SELECT t_s, threads, tps, qps, latency_ms FROM intervals ORDER BY t_s").fetchall() == [
@@ -116,9 +117,9 @@ def test_a_cited_log_gives_the_rows_its_parsed_log_gives(cited, tmp_path):
     assert problems == []
     db = build_database(loaded, db_path=tmp_path / "both.duckdb")
     with duckdb.connect(str(db), read_only=True) as con:
-        for query in ("SELECT * EXCLUDE (study, path) FROM runs WHERE study = ?",
+        for query in ("SELECT * EXCLUDE (study, path, log) FROM runs WHERE study = ?",
                       "SELECT * EXCLUDE (study) FROM intervals WHERE study = ?",
-                      "SELECT * EXCLUDE (study, provenance, source) FROM measurements WHERE study = ?",
+                      "SELECT * EXCLUDE (study, provenance, quote, source) FROM measurements WHERE study = ?",
                       "SELECT * EXCLUDE (study) FROM run_grades WHERE study = ?"):
             assert con.execute(query, ["cited"]).fetchall() == con.execute(query, ["carried"]).fetchall()
 
@@ -325,8 +326,11 @@ def test_the_study_page_links_each_cited_value_to_its_line_at_the_commit(tmp_pat
                                      .replace("compression: TO BE STATED", "compression: none"), encoding="utf-8")
     layout = build_with_bundle(tmp_path / "project", out)
     page = html.unescape((layout.public / "studies" / "cited-study" / "index.html").read_text(encoding="utf-8"))
-    # the tps of the 16-thread run, line 23 of the log, links to that line at the commit
-    assert f'<a href="{BLOB}#L23">Example-Lab/results@0123456789ab:bench/runs/ro 16#/sysbench.log:23</a>' in page
+    # the tps of the 16-thread run, line 23 of the log: cited by repository, commit and path, its figure as
+    # parsed linked to that line at the commit
+    assert ('<cite>Example-Lab/results at 0123456, bench/runs/ro 16#/sysbench.log, line 23</cite>'
+            f'<span class="prov-quote"><a href="{BLOB}#L23">2434.78 as parsed (the log is cited, not republished)</a>'
+            '</span>') in page
     # the runs table links the log at the commit and says it is cited
     assert (f'<a href="{BLOB}" rel="nofollow noopener"><code>bench/runs/ro 16#/sysbench.log</code></a> '
             '<span class="tag">cited</span>') in page

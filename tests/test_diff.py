@@ -52,7 +52,7 @@ def test_a_changed_value_is_listed_with_both_sides_and_nothing_else_of_its_study
     mine = [v for v in report["values"] if v["study"] == GRAID]
     assert [(v["result"], v["row_label"], v["column_label"], v["change"], v["old_value_text"], v["new_value_text"])
             for v in mine] == [("tps-optimal", "SupremeRAID™ RAID 10", "512 Users", "changed", "22048.90", "22148.90")]
-    assert mine[0]["new_provenance"].endswith("line 123")
+    assert mine[0]["new_provenance"].endswith("row SupremeRAID™ RAID 10, column 512 Users")
 
 
 def test_a_removed_study_takes_its_values_systems_and_claims(report):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 
 import pytest
@@ -130,11 +131,11 @@ def test_every_comparison_stays_within_one_study(facets):
     for facet in facets.values():
         for study in facet["studies"]:
             for group in study["groups"]:
-                provenances = [c["provenance"] for r in group["rows"] for c in r["cells"]]
-                # a printed source ("graid-en: §..."), repeated runs ("mean of 3 runs: ..."), or one log
-                # ("<study>/artifacts/<log>:<line>"): its study
-                sources = {p.split(":")[0].split("/")[0] for p in provenances}
-                assert len(sources) == 1, (study["study"], group["id"], sources)
+                # a value links to its source, its study's list of sources or its study's log: never to
+                # another study's page or log
+                links = [c["source_href"] or "" for r in group["rows"] for c in r["cells"]]
+                studies = {m.group(1) for m in (re.match(r"/(?:studies|artifacts)/([^/]+)/", h) for h in links) if m}
+                assert studies <= {study["study"]}, (study["study"], group["id"], studies)
 
 
 @pytest.mark.parametrize("path", ["/raid-level/", "/protocol/", "/doublewrite/", "/compression/", "/array-state/",

@@ -100,13 +100,13 @@ def test_a_fileio_run_is_stored_with_the_figures_it_prints(tmp_path):
     rows = con.execute("SELECT metric, unit, value, provenance FROM results WHERE result = 'log1' "
                        "ORDER BY col_index").fetchall()
     assert rows == [
-        ("latency_avg_ms", "ms", 0.08, "tiny/artifacts/run.log:40"),         # "avg: 0.08"
-        ("latency_p95_ms", "ms", 0.09, "tiny/artifacts/run.log:42"),         # "95th percentile: 0.09"
-        ("fileio_reads_s", "reads/s", 0.0, "tiny/artifacts/run.log:26"),     # "reads/s: 0.00"
-        ("fileio_writes_s", "writes/s", 12873.38, "tiny/artifacts/run.log:27"),
-        ("fsyncs_s", "fsyncs/s", 128.73, "tiny/artifacts/run.log:28"),
-        ("read_mib_s", "MiB/s", 0.0, "tiny/artifacts/run.log:31"),           # "read, MiB/s: 0.00"
-        ("written_mib_s", "MiB/s", 201.15, "tiny/artifacts/run.log:32")]
+        ("latency_avg_ms", "ms", 0.08, "log artifacts/run.log, line 40"),         # "avg: 0.08"
+        ("latency_p95_ms", "ms", 0.09, "log artifacts/run.log, line 42"),         # "95th percentile: 0.09"
+        ("fileio_reads_s", "reads/s", 0.0, "log artifacts/run.log, line 26"),     # "reads/s: 0.00"
+        ("fileio_writes_s", "writes/s", 12873.38, "log artifacts/run.log, line 27"),
+        ("fsyncs_s", "fsyncs/s", 128.73, "log artifacts/run.log, line 28"),
+        ("read_mib_s", "MiB/s", 0.0, "log artifacts/run.log, line 31"),           # "read, MiB/s: 0.00"
+        ("written_mib_s", "MiB/s", 201.15, "log artifacts/run.log, line 32")]
     assert con.execute("SELECT DISTINCT benchmark, threads, value_kind FROM results WHERE result = 'log1'").fetchall() \
         == [("sysbench seqwr", 1, "measured")]
     # lines 21-23: "[ 10s ] reads: 0.00 MiB/s writes: 205.32 MiB/s fsyncs: 131.40/s latency (ms,95%): 0.085", ...

@@ -112,8 +112,35 @@ def test_facets_come_from_the_system(csv_rows):
     assert (row["doublewrite"], row["compression"]) == ("true", "none")
     assert row["device"] == "Intel SSD D7-P5510 SSDPF2KX038TZ 3.84TB"
     assert row["benchmark"] == "sysbench oltp_read_write (OLTP_RW-trx.lua)"
-    assert row["provenance"] == ('graid-en: §Transactions Per Second in Optimal State; '
-                                 'table "RAID Configuration* / 64 to 1024 Users (* RAID with 4K chunks)"; line 128')
+
+
+
+# The Graid white paper as data/graid-supremeraid-mysql-2023/bundle.yaml records it: publisher, title and,
+# with no web address recorded, its identifier (source graid-en)
+GRAID_PAPER = ("Graid Technology Inc., “MySQL Performance Testing with RAID (SupremeRAID versus Linux MD RAID)” "
+               "(Graid Technology white paper (PDF), May 2023; the paper gives the company's site as www.graidtech.com)")
+
+
+def test_a_table_cell_is_cited_as_a_reader_would_with_its_row_and_value_quoted(csv_rows):
+    # table tps-optimal (section and table of its provenance), row mdraid-raid6 labelled "Linux MD RAID 6"
+    # (line 128: "8305.70 ..."), column "64 Users"
+    row = next(r for r in csv_rows if r["system"] == "mdraid-raid6" and r["result"] == "tps-optimal")
+    assert row["provenance"] == (GRAID_PAPER + ", section Transactions Per Second in Optimal State, table “RAID "
+                                 "Configuration* / 64 to 1024 Users (* RAID with 4K chunks)”, row Linux MD RAID 6, "
+                                 "column 64 Users")
+    assert row["quote"] == "“Linux MD RAID 6 … 8305.70”"
+    assert row["line"] == "128"  # the line of the paper's text extraction, for those who check it
+
+
+def test_a_corrected_cell_is_quoted_as_printed(csv_rows):
+    # tps-rebuilding, MD RAID 6 at 256 users: printed "471,77", recorded 471.77 (the bundle's correction)
+    row = next(r for r in csv_rows if r["system"] == "mdraid-raid6" and r["result"] == "tps-rebuilding"
+               and r["threads"] == "256")
+    assert (row["value_text"], row["printed_as"]) == ("471.77", "471,77")
+    assert row["provenance"] == (GRAID_PAPER + ", section Transactions Per Second in Rebuilding State, table “RAID "
+                                 "Configuration* / 64 to 1024 Users (* RAID with 4K chunks)”, row Linux MD RAID 6, "
+                                 "column 256 Users")
+    assert row["quote"] == "“Linux MD RAID 6 … 471,77”"
 
 
 def test_parquet_and_database_hold_the_same_rows_as_the_csv(exported, csv_rows):

@@ -32,7 +32,7 @@ def test_exposure_window_from_the_printed_rebuild_speed(db):
     # 3.84 TB = 3,840,000 MB at the printed 700 MB/s: 5485.7 s = 1.52 h; Linux MD RAID 6 at 340 MB/s: 3.14 h
     assert _figure(db, "supremeraid-raid6", "exposure window of a rebuild")[:2] == (1.52, "h")
     value, _, inputs = _figure(db, "mdraid-raid6", "exposure window of a rebuild")
-    assert value == 3.14 and inputs.startswith("3.84 TB = 3840000 MB / 340 MB/s (exact, graid-en:")
+    assert value == 3.14 and inputs.startswith("3.84 TB = 3840000 MB / 340 MB/s (exact, Graid Technology Inc., “MySQL")
 
 
 def test_nothing_is_derived_without_a_stated_capacity(db):

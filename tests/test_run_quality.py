@@ -149,9 +149,9 @@ def _synthetic(runs: dict[str, dict]) -> duckdb.DuckDBPyConnection:
         con.execute("INSERT INTO workloads (study, workload, tool, test, tables, rows_per_table, data_gb) "
                     "VALUES ('s', ?, 'sysbench', 'oltp_read_write', ?, ?, ?)",
                     [name, run.get("tables"), run.get("rows"), run.get("data_gb")])
-        con.execute("INSERT INTO runs (study, artifact, path, system, workload, threads, threads_source, complete, "
-                    "report_interval_s, elapsed_s, warnings, started, trace) VALUES ('s', ?, 'x.log', ?, ?, ?, ?, true, "
-                    "1, ?, [], ?, ?)", [name, name, name, run.get("threads", 4), run.get("threads_source", "bundle"),
+        con.execute("INSERT INTO runs (study, artifact, path, log, system, workload, threads, threads_source, "
+                    "complete, report_interval_s, elapsed_s, warnings, started, trace) VALUES ('s', ?, 'x.log', "
+                    "'log x.log', ?, ?, ?, ?, true, 1, ?, [], ?, ?)", [name, name, name, run.get("threads", 4), run.get("threads_source", "bundle"),
                                         max(times, default=0), run.get("started"), run.get("trace")])
         for t, tps in zip(times, run["tps"]):
             con.execute("INSERT INTO intervals (study, artifact, t_s, tps, errors_s, reconnects_s) VALUES "

@@ -53,13 +53,13 @@ def test_finished_runs_give_measured_results_citing_log_lines(db):
     rows = db.execute("SELECT result, metric, value_text, value_kind, provenance FROM results "
                       "WHERE study = 'sysbench-logs-fixture' ORDER BY result_index, col_index").fetchall()
     assert rows == [
-        ("rw-64", "tps", "30.99", "measured", "sysbench-logs-fixture/artifacts/rw-64.log:35"),
-        ("rw-64", "qps", "619.85", "measured", "sysbench-logs-fixture/artifacts/rw-64.log:36"),
-        ("rw-64", "latency_avg_ms", "2064.81", "measured", "sysbench-logs-fixture/artifacts/rw-64.log:46"),
-        ("rw-64", "latency_p95_ms", "3706.08", "measured", "sysbench-logs-fixture/artifacts/rw-64.log:48"),
-        ("ro-64", "tps", "14715.47", "measured", "sysbench-logs-fixture/artifacts/ro-64.log:77"),
-        ("ro-64", "latency_avg_ms", "4.35", "measured", "sysbench-logs-fixture/artifacts/ro-64.log:88"),
-        ("ro-64", "latency_p95_ms", "6.4", "measured", "sysbench-logs-fixture/artifacts/ro-64.log:90"),
+        ("rw-64", "tps", "30.99", "measured", "log artifacts/rw-64.log, line 35"),
+        ("rw-64", "qps", "619.85", "measured", "log artifacts/rw-64.log, line 36"),
+        ("rw-64", "latency_avg_ms", "2064.81", "measured", "log artifacts/rw-64.log, line 46"),
+        ("rw-64", "latency_p95_ms", "3706.08", "measured", "log artifacts/rw-64.log, line 48"),
+        ("ro-64", "tps", "14715.47", "measured", "log artifacts/ro-64.log, line 77"),
+        ("ro-64", "latency_avg_ms", "4.35", "measured", "log artifacts/ro-64.log, line 88"),
+        ("ro-64", "latency_p95_ms", "6.4", "measured", "log artifacts/ro-64.log, line 90"),
     ]
 
 
@@ -86,8 +86,10 @@ def test_page_shows_runs_and_their_samples_over_time(site, browser):
     assert runs.count() == 3
     cut = page.locator('tr[data-run="rw-64-cut"]')
     assert "unfinished: no final statistics" in cut.inner_text()
-    assert page.locator('tr[data-run="rw-64"] data.value').first.get_attribute("data-provenance") == (
-        "sysbench-logs-fixture/artifacts/rw-64.log:35")
+    tps = page.locator('tr[data-run="rw-64"] data.value').first
+    assert tps.get_attribute("data-provenance") == "log artifacts/rw-64.log, line 35"
+    # rw-64.log line 35, as the log prints it
+    assert tps.get_attribute("data-quote") == "“transactions: 9328 (30.99 per sec.)”"
     figure = page.locator("figure[data-timeseries]")
     assert figure.get_attribute("data-drawn") == "runs"
     # three runs in each of the two charts: finished runs solid, the unfinished one dashed
@@ -115,7 +117,7 @@ def test_runs_over_time_have_embeds_per_panel(site):
     # rw-64.log line 14: "[ 20s ] thds: 64 tps: 10.85 ... lat (ms,95%): 8638.96"
     first = next(r for r in rows if r["run"].startswith("rw-64:"))
     assert (first["t_s"], first["value"], first["status"]) == ("20", "10.85", "finished")
-    assert first["provenance"] == "sysbench-logs-fixture/artifacts/rw-64.log, interval report at 20 s"
+    assert first["provenance"] == "log artifacts/rw-64.log, interval report at 20 s"
     assert {r["status"] for r in rows if r["run"].startswith("rw-64-cut:")} == {"unfinished"}
     latency = next(r for r in _embed_csv(site, f"{prefix}--latency_ms") if r["run"].startswith("rw-64:"))
     assert (latency["value"], latency["latency_pct"]) == ("8638.96", "95.0")
@@ -139,7 +141,7 @@ def test_many_runs_are_drawn_one_chart_per_system_coloured_by_threads(built_site
     # 4+5+5+5+5+4+5+5+5 interval lines in the nine dw-off-uncompressed-*.log files
     assert len(rows) == 43
     # dw-off-uncompressed-oltp_read_write-t2-r1.log line 15: "[ 3s ] thds: 2 tps: 2606.15 ..."
-    log = f"{MEASURED}/artifacts/dw-off-uncompressed-oltp_read_write-t2-r1.log"
+    log = "log artifacts/dw-off-uncompressed-oltp_read_write-t2-r1.log"
     row = next(r for r in rows if r["provenance"] == f"{log}, interval report at 3 s")
     assert row["value"] == "2606.15"
     server = serve_folder(built_site.public)

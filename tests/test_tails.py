@@ -62,8 +62,8 @@ def test_p99_of_a_published_histogram():
     con = duckdb.connect()
     create_schema(con)
     con.execute("INSERT INTO studies VALUES ('s', 't', 's', 1, 's/bundle.yaml', NULL, '{}')")
-    con.execute("INSERT INTO runs (study, artifact, path, system, workload, complete, warnings) "
-                "VALUES ('s', 'cpu', 'x.log', 'x', 'w', true, [])")
+    con.execute("INSERT INTO runs (study, artifact, path, log, system, workload, complete, warnings) "
+                "VALUES ('s', 'cpu', 'x.log', 'log x.log', 'x', 'w', true, [])")
     con.executemany("INSERT INTO histograms VALUES ('s', 'cpu', ?, ?, ?, ?)",
                     [(i, r["value_ms"], r["count"], r["line"]) for i, r in enumerate(run["histogram"])])
     events, p99 = con.execute("SELECT events, p99_ms FROM run_latency").fetchone()

@@ -18,7 +18,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from schema.models import Artifact, Bundle, Cited, Derived, Origin, Provenance, ResultTable
+from schema.models import Artifact, Bundle, Cited, Derived, Origin, Provenance, ResultTable, Source
 
 from ..bundles.align import run_seconds
 from ..bundles.derive import Trace
@@ -28,6 +28,7 @@ from ..parsers import artifact_digest
 from ..parsers.mdstat import array_state
 from ..parsers.sysbench_fileio import figure_line
 from ..parsers.sysbench_intervals import STORED_COLUMNS, IntervalColumns
+from . import citing
 from .evidence import create_macros
 from .quality import grade_runs
 from ..bundles.validate import LoadedBundle
@@ -37,27 +38,17 @@ SQL_DIR = Path(__file__).with_name("sql")
 SETUP = {"sources", "systems", "workloads", "transcriptions", "notes"}
 
 
-def provenance_text(prov: Provenance, *, line: int | None = None) -> str:
-    """One readable locator, e.g. ``graid-en: §Rebuilding Speed; table "…"; line 199``."""
-    parts = [f"§{prov.section}" if prov.section else None,
-             f"p. {prov.page}" if prov.page else None,
-             f'table "{prov.table}"' if prov.table else None,
-             f'figure "{prov.figure}"' if prov.figure else None]
-    line = line or prov.line
-    if line:
-        parts.append(f"line {line}")
-    return f"{prov.source}: " + "; ".join(p for p in parts if p)
-
-
 def measurement(*, printed_as: str | None = None, correction: str | None = None, spread_cv: float | None = None,
-                flag: str | None = None, note: str | None = None, line: int | None = None, **columns) -> dict:
+                flag: str | None = None, note: str | None = None, line: int | None = None,
+                quote: str | None = None, **columns) -> dict:
     """One row of the measurements table; the columns most values leave empty default to NULL."""
     return {**columns, "printed_as": printed_as, "correction": correction, "spread_cv": spread_cv, "flag": flag,
-            "note": note, "line": line}
+            "note": note, "line": line, "quote": quote}
 
 
-def table_cells(table: ResultTable, *, index: int, single_workload: str | None) -> Iterator[dict]:
-    """Every cell of a transcribed table with its merged coordinates."""
+def table_cells(table: ResultTable, *, index: int, single_workload: str | None,
+                source: Source) -> Iterator[dict]:
+    """Every cell of a transcribed table with its merged coordinates, cited in ``source``."""
     fixes = {(c.row, c.column): c for c in table.corrections}
     notes: dict[tuple, list] = {}
     for n in table.cell_notes:
@@ -74,7 +65,9 @@ def table_cells(table: ResultTable, *, index: int, single_workload: str | None) 
                 state=col.state or row.state or table.defaults.state,
                 metric=col.metric or table.defaults.metric, unit=col.unit or table.defaults.unit,
                 value=float(Decimal(text)), value_text=text, value_kind=table.value_kind,
-                provenance=provenance_text(table.provenance, line=col.line or row.line),
+                provenance=citing.printed_at(source, table.provenance, row=row.label, column=col.label,
+                                             line=col.line or row.line),
+                quote=citing.cell_quote(row.label, fix.printed if fix else text),
                 line=col.line or row.line or table.provenance.line,
                 printed_as=fix.printed if fix else None, correction=fix.reason if fix else None,
                 flag=", ".join(n.flag for n in remarks) or None, note="; ".join(n.note for n in remarks) or None,
@@ -108,14 +101,6 @@ def log_path(result: Artifact | Cited) -> str:
     return result.path if isinstance(result, Artifact) else result.origin.path
 
 
-def _where(bundle_id: str, result: Artifact | Cited) -> str:
-    """The file a run's values are read from, as provenance names it (a line follows it after ':')."""
-    if isinstance(result, Artifact):
-        return f"{bundle_id}/{result.path}"
-    o = result.origin
-    return f"{o.repository}@{o.commit[:12]}:{o.path}"
-
-
 def _origin_row(study: str, result: Artifact | Cited) -> dict:
     o = result.origin
     return {"study": study, "artifact": result.id, "carried": isinstance(result, Artifact),
@@ -123,8 +108,10 @@ def _origin_row(study: str, result: Artifact | Cited) -> dict:
             "licence": o.licence, "href": origin_href(o)}
 
 
-def run_cells(bundle_id: str, artifact: Artifact | Cited, run: dict, *, index: int, workload: str) -> Iterator[dict]:
-    """The results rows of one complete sysbench run: measured values citing file:line."""
+def run_cells(artifact: Artifact | Cited, run: dict, *, index: int, workload: str,
+              lines: dict[int, str]) -> Iterator[dict]:
+    """The results rows of one complete sysbench run: measured values citing the log's line (quoted
+    from ``lines``, those of a carried log)."""
     for col, (metric, unit, keys, line_key) in enumerate(RUN_METRICS):
         value = _dig(run, keys)
         if value is None:
@@ -135,13 +122,13 @@ def run_cells(bundle_id: str, artifact: Artifact | Cited, run: dict, *, index: i
             column_label=metric, source=log_path(artifact), system=artifact.system, workload=workload,
             threads=artifact.threads or run["threads"], state=artifact.state, metric=metric, unit=unit,
             value=float(value), value_text=str(value), value_kind="measured",
-            provenance=f"{_where(bundle_id, artifact)}:{line}", line=line,
+            provenance=citing.log_line(artifact, line), quote=_log_quote(artifact, lines, line, str(value)), line=line,
             spread_cv=run["interval_tps_cv"] if metric == "tps" else None,
         )
 
 
-def fileio_cells(bundle_id: str, artifact: Artifact | Cited, run: dict, *, index: int,
-                 workload: str) -> Iterator[dict]:
+def fileio_cells(artifact: Artifact | Cited, run: dict, *, index: int, workload: str,
+                 lines: dict[int, str]) -> Iterator[dict]:
     """The results rows of a complete sysbench fileio run's own figures (schema/fields.yaml names which,
     and their units): measured values citing file:line, after the run's latency (run_cells)."""
     figures = run.get("fileio") or {}
@@ -155,8 +142,23 @@ def fileio_cells(bundle_id: str, artifact: Artifact | Cited, run: dict, *, index
             column_label=metric.key, source=log_path(artifact), system=artifact.system, workload=workload,
             threads=artifact.threads or run["threads"], state=artifact.state, metric=metric.key, unit=metric.unit,
             value=float(value), value_text=str(value), value_kind="measured",
-            provenance=f"{_where(bundle_id, artifact)}:{line}", line=line,
+            provenance=citing.log_line(artifact, line), quote=_log_quote(artifact, lines, line, str(value)), line=line,
         )
+
+
+def _log_quote(artifact: Artifact | Cited, lines: dict[int, str], line: int | None, value_text: str) -> str | None:
+    """A carried log's line as printed; a cited log's figure as parsed."""
+    if isinstance(artifact, Cited):
+        return citing.parsed_quote(value_text)
+    return citing.text_quote(lines[line]) if line in lines else None
+
+
+def _run_lines(folder: Path, artifact: Artifact | Cited, run: dict) -> dict[int, str]:
+    """The lines of a carried log its run's values are read from (a cited log is not in the bundle)."""
+    if isinstance(artifact, Cited) or not run["complete"]:
+        return {}
+    wanted = {n for n in run["source_lines"].values() if isinstance(n, int)}
+    return citing.read_lines(folder / artifact.path, wanted)
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict], types: dict[str, str]) -> None:
@@ -216,22 +218,26 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
     b: Bundle = loaded.bundle
     study = b.id
     languages = {s.id: s.language for s in b.sources}  # a claim is printed in its source's language
+    sources = {s.id: s for s in b.sources}
+
+    def cited(where: Provenance) -> str:  # where in its source something is printed, as a reader cites it
+        return citing.printed_at(sources[where.source], where)
     out: dict[str, list] = {
         "studies": [{
             "study": study, "title": b.title, "summary": b.summary, "schema_version": b.schema_version,
             "bundle_path": f"{study}/{loaded.file.name}", "baseline": b.baseline,
-            "setup": json.dumps(b.model_dump(mode="json", include=SETUP), ensure_ascii=False),
+            "setup": json.dumps(_setup(b, sources), ensure_ascii=False),
         }],
         "result_tables": [{
             "study": study, "result": t.id, "position": i, "title": t.title, "value_kind": t.value_kind,
-            "provenance": provenance_text(t.provenance), "notes": t.notes, "columns": [c.label for c in t.columns],
+            "provenance": cited(t.provenance), "notes": t.notes, "columns": [c.label for c in t.columns],
         } for i, t in enumerate(b.results) if isinstance(t, ResultTable)],
         "charts": [{
             "study": study, "chart": c.id, "position": i, "title": c.title, "metric": c.metric, "x": c.x,
             "switch": c.switch, "workload": c.workload,
         } for i, c in enumerate(b.charts)],
         "graph_only": [{
-            "study": study, "position": i, "title": g.title, "shows": g.shows, "provenance": provenance_text(g.where),
+            "study": study, "position": i, "title": g.title, "shows": g.shows, "provenance": cited(g.where),
             "text_says": g.text_says,
         } for i, g in enumerate(b.graph_only)],
         "sources": [{
@@ -279,7 +285,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
         "trace_samples": [],
         "claims": [{
             "study": study, "claim": c.id, "kind": c.kind, "text": c.text, "reading": c.reading,
-            "language": languages.get(c.where.source), "source": provenance_text(c.where),
+            "language": languages.get(c.where.source), "source": cited(c.where), "line": c.where.line,
             "stated": c.stated, "unit": c.unit, "computed": loaded.derivation.claims.get(c.id), "verdict": c.verdict,
             "formula": c.formula, "reason": c.reason, "position": i,
         } for i, c in enumerate(b.claims)],
@@ -287,7 +293,8 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
     single = b.workloads[0].id if len(b.workloads) == 1 else None
     for index, result in enumerate(b.results):
         if isinstance(result, ResultTable):
-            cells = table_cells(result, index=index, single_workload=single)
+            cells = table_cells(result, index=index, single_workload=single,
+                                source=sources[result.provenance.source])
             out["measurements"].extend({"study": study, **cell} for cell in cells)
         elif isinstance(result, Artifact):
             size, digest = artifact_digest(loaded.folder / result.path)  # a file, or a folder of snapshots
@@ -298,7 +305,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             parsed = loaded.artifacts.get(result.id)
             if result.format == "sysbench" and parsed is not None:
                 _add_run(out, study, result, parsed, index=index, workload=result.workload or single,
-                         alignment=loaded.derivation.alignments.get(result.id))
+                         alignment=loaded.derivation.alignments.get(result.id), folder=loaded.folder)
             elif result.format == "mdstat-trace" and parsed is not None:
                 _add_trace(out, study, result, parsed, index=index, workload=result.workload or single,
                            traced=loaded.derivation.traces[result.id])
@@ -306,7 +313,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             parsed = loaded.artifacts.get(result.id)
             if parsed is not None:
                 _add_run(out, study, result, parsed, index=index, workload=result.workload or single,
-                         alignment=loaded.derivation.alignments.get(result.id))
+                         alignment=loaded.derivation.alignments.get(result.id), folder=loaded.folder)
         elif isinstance(result, Derived):
             value = loaded.derivation.derived[result.id]
             out["measurements"].append(measurement(
@@ -315,11 +322,20 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
                 system=result.system, workload=result.workload or single, threads=result.threads,
                 state=result.state, metric=result.metric, unit=result.unit, value=value,
                 value_text=f"{value:.{result.decimals}f}", value_kind="derived",
-                provenance=f"{provenance_text(result.provenance)} (from: {result.relation})",
-                line=result.provenance.line,
+                provenance=cited(result.provenance),
+                quote=citing.text_quote(result.relation), line=result.provenance.line,
             ))
     out["intervals"].sort(key=lambda run: run[1])  # by artifact: IN_ORDER
     return out
+
+
+def _setup(b: Bundle, sources: dict[str, Source]) -> dict:
+    """The setup as described, each vendor specification with where it is printed as a reader cites it."""
+    setup = b.model_dump(mode="json", include=SETUP)
+    for system, dumped in zip(b.systems, setup["systems"], strict=True):
+        for spec, out in zip(system.storage.specifications, dumped["storage"]["specifications"], strict=True):
+            out["cited"] = citing.printed_at(sources[spec.where.source], spec.where)
+    return setup
 
 
 def _setting_text(value: str | int | float | bool) -> str:
@@ -353,7 +369,8 @@ def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index:
     figures = traced.rebuild
     if figures is None:
         return
-    where = f"{study}/{artifact.path}:{figures['first_line']}..{figures['last_line']}"
+    first, last = figures["first_line"], figures["last_line"]
+    where = citing.trace_lines(artifact, first, last)
     rows = [("rebuild_mb_s", "MB/s", figures["mb_s"])]
     if figures["duration_s"] is not None:
         rows.append(("rebuild_duration_s", "s", figures["duration_s"]))
@@ -369,10 +386,11 @@ def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index:
 
 
 def _add_run(out: dict, study: str, artifact: Artifact | Cited, run: dict, *, index: int, workload: str,
-             alignment: tuple | None) -> None:
+             alignment: tuple | None, folder: Path) -> None:
     trace_id, aligned = alignment if alignment else (None, None)
     out["runs"].append({
-        "study": study, "artifact": artifact.id, "path": log_path(artifact), "system": artifact.system,
+        "study": study, "artifact": artifact.id, "path": log_path(artifact), "log": citing.log_name(artifact),
+        "system": artifact.system,
         "workload": workload, "threads": artifact.threads or run["threads"],
         "threads_source": "bundle" if artifact.threads else run["threads_source"], "state": artifact.state,
         "sysbench_version": run["sysbench_version"], "test": run["test"], "kind": run["kind"],
@@ -389,9 +407,10 @@ def _add_run(out: dict, study: str, artifact: Artifact | Cited, run: dict, *, in
                               "count": row["count"], "line": row.get("line")}
                              for i, row in enumerate(run["histogram"]))
     if run["complete"]:
-        cells = run_cells(study, artifact, run, index=index, workload=workload)
+        lines = _run_lines(folder, artifact, run)
+        cells = run_cells(artifact, run, index=index, workload=workload, lines=lines)
         out["measurements"].extend({"study": study, **cell} for cell in cells)
-        cells = fileio_cells(study, artifact, run, index=index, workload=workload)
+        cells = fileio_cells(artifact, run, index=index, workload=workload, lines=lines)
         out["measurements"].extend({"study": study, **cell} for cell in cells)
 
 

@@ -34,7 +34,7 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: s
     series = rows(con, config_sql(where, extra=label) + " ORDER BY study, system")
     values = rows(con, f"""
         SELECT study || ':' || system AS series, metric, unit, state, threads, value, value_text, value_kind,
-               provenance, source_href, runs, mean, mean_text, low, high, grade
+               provenance, quote, source_href, runs, mean, mean_text, low, high, grade
         FROM values_at WHERE {where} ORDER BY {RESULT_ORDER}""")
     by_series: dict[str, list[dict]] = {}
     for v in values:

@@ -18,7 +18,7 @@ from .db import RESULT_ORDER
 # claims.csv: "claim" holds the wording as printed, "reading" an English reading where it is needed
 # (another language, a damaged text); the claim's id is in "id"
 CLAIMS = ("SELECT study, text AS claim, reading, language, source, stated, round(computed, 4) AS computed, verdict, "
-          "formula, unit, kind, reason, claim AS id FROM claims ORDER BY study, position")
+          "formula, unit, kind, reason, claim AS id, line FROM claims ORDER BY study, position")
 
 
 def export_downloads(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path) -> None:

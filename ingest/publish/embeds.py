@@ -17,6 +17,7 @@ from typing import Iterator
 
 from . import embed_specs
 from . import alt_text
+from ..database import citing
 from .citation import chart_reference, files, sources_line
 from .csv_cells import defused
 
@@ -52,7 +53,7 @@ def _runs(doc: dict) -> Iterator[dict]:
             rows = [[run["label"], s["t_s"], metric, _num(s[metric]),
                      _num(s["latency_pct"]) if metric == "latency_ms" else "",
                      "finished" if run["complete"] else "unfinished",
-                     f"{doc['id']}/{run['path']}, interval report at {s['t_s']} s"]
+                     citing.interval_report(run["log"], s["t_s"])]
                     for run in chart["runs"] for s in run["intervals"] if s[metric] is not None]
             yield {
                 "id": f"{chart['embed_prefix']}--{metric}", "prefix": chart["embed_prefix"], "part": panel["name"],
@@ -69,9 +70,9 @@ def _rebuilds(doc: dict) -> Iterator[dict]:
     for trace in doc["traces"]:
         for panel in trace["panels"]:
             metric = panel["key"]
-            where = f"{doc['id']}/{trace['path']}"
+            where = citing.trace_name(trace["path"])
             rows = [["run", r["start_s"], r["end_s"], r["started"], "", "tps", r["tps"] or "", r["label"], r["flag"] or "",
-                     f"{doc['id']}/{r['path']}: started as the bundle states, length from the log's total time"]
+                     f"{r['log']}: started as the bundle states, length from the log's total time"]
                     for r in trace["runs"]]
             rows += [["sample", s["t_s"], "", s["time"], s["state"], metric, _num(s[metric]), trace["array"], "",
                       f"{where}, snapshot at {s['time']}"] for s in trace["samples"] if s[metric] is not None]

@@ -19,7 +19,7 @@ from .db import RESULT_ORDER, group_of, rows
 
 # Besides the filter and table fields, each row carries these (the study's title for its link).
 ROW_COLUMNS = ["study_title", "system", "system_label", "threads", "unit", "value", "value_text", "value_kind",
-               "provenance", "source_href", "result", "column_label"]
+               "provenance", "quote", "source_href", "result", "column_label"]
 
 # The table a value comes from, which the chart never joins to another: a printed table (its title),
 # the study's runs from logs (every log of a study, one table), or a derived value (its own).

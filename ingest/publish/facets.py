@@ -35,7 +35,8 @@ PAIRS = """
     SELECT c.study, {group} AS wanted_against, c.system, b.system AS reference, c.workload,
            (SELECT wl.tool || ' ' || wl.test FROM workloads AS wl WHERE wl.study = c.study AND wl.workload = c.workload)
              AS workload_test, c.metric, c.unit, c.state, c.threads, c.runs, c.value_text,
-           c.value_kind, c.provenance, c.source_href, c.printed_as, c.flag, c.note, b.value_text AS baseline_text,
+           c.value_kind, c.provenance, c.quote, c.source_href, c.printed_as, c.flag, c.note,
+           b.value_text AS baseline_text,
            b.value_kind AS baseline_kind, b.flag AS baseline_flag, b.note AS baseline_note,
            CASE WHEN NOT (c.inconsistent OR b.inconsistent) THEN round(c.value / b.value, {places}) END AS ratio,
            CASE WHEN NOT (c.inconsistent OR b.inconsistent) THEN round(c.low / b.value, {places}) END AS low,
@@ -78,7 +79,7 @@ def _ratio_groups(pairs: list[dict], labels: dict[str, str], *, reference: str, 
             g["rows"].setdefault(system, []).append(
                 {k: p[k] for k in ("threads", "ratio", "low", "high", "runs", "overlap", "value_text", "value_kind",
                                    "printed_as", "flag", "note", "baseline_text", "baseline_kind", "baseline_flag",
-                                   "baseline_note", "provenance", "source_href", "facet", "evidence_rank",
+                                   "baseline_note", "provenance", "quote", "source_href", "facet", "evidence_rank",
                                    "inconsistent")})
     out = []
     against = "the same system in optimal state" if suffix is None else labels[reference]

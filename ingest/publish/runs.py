@@ -67,7 +67,7 @@ def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
     runs = [dict(r) for r in db.of(study, "SELECT * FROM runs ORDER BY study, system, threads, artifact", keep_study=True)]
     cited = {r["artifact"]: r["href"] for r in db.of(study, "SELECT study, artifact, href FROM origins "
                                                              "WHERE NOT carried ORDER BY study, artifact")}
-    values = _by(db.of(study, "SELECT study, result, metric, value_text, provenance, source_href FROM results "
+    values = _by(db.of(study, "SELECT study, result, metric, value_text, provenance, quote, source_href FROM results "
                               f"WHERE value_kind = 'measured' ORDER BY {RESULT_ORDER}"), "result")
     # interval samples stay a query per study (all of them at once would be every log in memory),
     # of the runs with no more than MAX_SAMPLES_SHOWN
@@ -83,8 +83,9 @@ def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
                        [study, shown, every]), "artifact") if shown else {}
     for run in runs:
         run["system_label"] = labels[run["system"]]
-        run["values"] = {v["metric"]: {"text": v["value_text"], "provenance": v["provenance"],
-                                       "source_href": v["source_href"]} for v in values.get(run["artifact"], [])}
+        run["values"] = {v["metric"]: {"text": v["value_text"], "provenance": v["provenance"], "quote": v["quote"],
+                                       "source_href": v["source_href"]}
+                         for v in values.get(run["artifact"], [])}
         run["cited"] = run["artifact"] in cited  # its link: the file at its commit, not a page here
         run["href"] = cited.get(run["artifact"]) or f"/artifacts/{study}/{run['artifact']}/"
         run["interval_count"], pcts = summary.get(run["artifact"], (0, []))
@@ -134,7 +135,8 @@ def runs_charts(study: str, runs: list[dict]) -> list[dict]:
             charts.append({
                 "id": chart_id, "embed_prefix": f"{study}--{chart_id}", "title": title, "colour": colour,
                 "drawn": colours <= MAX_RUNS_DRAWN, "panels": shown,
-                "runs": [{**{k: r[k] for k in ("artifact", "path", "label", "complete", "latency_pct", "intervals")},
+                "runs": [{**{k: r[k] for k in ("artifact", "path", "log", "label", "complete", "latency_pct",
+                                               "intervals")},
                           "colour": r["label"] if colour == "run" else threads_text(r["threads"])} for r in mine],
                 "every": mine[0]["intervals_every"],
                 "alt": alt_text.over_time([r["intervals"] for r in mine], shown, what="run",
@@ -162,8 +164,9 @@ def traces(db: Snapshot, study: str, runs: list[dict]) -> list[dict]:
             begin = (datetime.fromisoformat(run["started"].replace("Z", "+00:00")) - start).total_seconds()
             tps = run["values"].get("tps", {}).get("text")
             windows.append({"label": run["label"], "start_s": begin, "end_s": begin + run["elapsed_s"],
-                            "tps": tps, "flag": run["state_flag"], "path": run["path"], "started": run["started"]})
-        values = rows(con, "SELECT metric, value_text, unit, provenance, source_href FROM results "
+                            "tps": tps, "flag": run["state_flag"], "path": run["path"], "log": run["log"],
+                            "started": run["started"]})
+        values = rows(con, "SELECT metric, value_text, unit, provenance, quote, source_href FROM results "
                            "WHERE study = ? AND result = ? ORDER BY col_index", [study, artifact])
         (path,) = con.execute("SELECT path FROM artifacts WHERE study = ? AND artifact = ?", [study, artifact]).fetchone()
         out.append({"artifact": artifact, "path": path, "array": samples[0]["array_name"], "start": start.isoformat(),

@@ -17,8 +17,8 @@ from .redundancy import redundancy_price
 from .tails import tail_latency
 
 AXIS_LABELS = {"threads": "Concurrent users (threads)"}
-CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "source_href", "printed_as", "correction", "flag",
-               "note", "metric", "unit", "state", "threads")
+CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "quote", "source_href", "printed_as", "correction",
+               "flag", "note", "metric", "unit", "state", "threads")
 
 
 def _tables(db: Snapshot, study: str, cells: list[dict]) -> list[dict]:
@@ -42,7 +42,7 @@ def chart_points(points: list[dict], labels: dict[str, str], *, x: str) -> list[
     return [{"series": labels[p["system"]], "system": p["system"], "x": p[x], "state": p["state"],
              "kind": p["value_kind"], "y": p["value"], "low": p["low"] if p["runs"] > 1 else None,
              "high": p["high"] if p["runs"] > 1 else None, "text": p["text"], "provenance": p["provenance"],
-             "source_href": p["source_href"], "printed_as": p["printed_as"]} for p in points]
+             "quote": p["quote"], "source_href": p["source_href"], "printed_as": p["printed_as"]} for p in points]
 
 
 # Each chart's points (coordinates of its metric with a value of its x) and units, for every study at once.

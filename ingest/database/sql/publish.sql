@@ -23,6 +23,7 @@ SELECT
     CASE WHEN count(*) = 1 THEN any_value(provenance)
          ELSE printf('mean of %d runs: ', count(*))
               || string_agg(provenance, '; ' ORDER BY result_index, row_index, col_index) END AS provenance,
+    CASE WHEN count(*) = 1 THEN any_value(quote) END AS quote,
     CASE WHEN count(*) = 1 THEN any_value(printed_as) END AS printed_as,
     CASE WHEN count(*) = 1 THEN any_value(flag) END AS flag,
     CASE WHEN count(*) = 1 THEN any_value(note) END AS note,

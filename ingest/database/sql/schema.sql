@@ -18,7 +18,7 @@ CREATE TABLE result_tables (
     position    INTEGER NOT NULL,
     title       VARCHAR NOT NULL,
     value_kind  VARCHAR NOT NULL,
-    provenance  VARCHAR NOT NULL,           -- where it is printed, as one readable locator
+    provenance  VARCHAR NOT NULL,           -- where it is printed, as a reader cites it
     notes       VARCHAR,
     columns     VARCHAR[] NOT NULL,         -- the column labels, as printed
     PRIMARY KEY (study, result)
@@ -133,7 +133,8 @@ CREATE TABLE measurements (
     value         DOUBLE NOT NULL,
     value_text    VARCHAR NOT NULL,         -- the number exactly as recorded, e.g. 22048.90
     value_kind    VARCHAR NOT NULL CHECK (value_kind IN ('exact', 'derived', 'approximate', 'measured')),
-    provenance    VARCHAR NOT NULL,
+    provenance    VARCHAR NOT NULL,         -- where it is printed or measured, as a reader cites it
+    quote         VARCHAR,                  -- what the source prints for it, short (ingest/database/citing.py)
     printed_as    VARCHAR,                  -- the source's damaged text, when corrected
     correction    VARCHAR,                  -- why the printed text was read as value_text
     flag          VARCHAR,                  -- the keys of the notes recorded with this cell (comma-separated)
@@ -173,6 +174,7 @@ CREATE TABLE runs (
     study              VARCHAR NOT NULL REFERENCES studies (study),
     artifact           VARCHAR NOT NULL,
     path               VARCHAR NOT NULL,
+    log                VARCHAR NOT NULL,       -- the log as a reader cites it (ingest/database/citing.py)
     system             VARCHAR NOT NULL,
     workload           VARCHAR NOT NULL,
     threads            INTEGER,
@@ -242,7 +244,8 @@ CREATE TABLE claims (
     text      VARCHAR NOT NULL,             -- the wording exactly as printed
     reading   VARCHAR,                      -- how it is read: damaged text's intended words, or an English reading
     language  VARCHAR,                      -- the language of the source it is printed in (e.g. zh)
-    source    VARCHAR NOT NULL,             -- where the claim is printed
+    source    VARCHAR NOT NULL,             -- where the claim is printed, as a reader cites it
+    line      INTEGER,                      -- the line of the source's text transcription it is printed on
     stated    DOUBLE,
     unit      VARCHAR,
     computed  DOUBLE,

@@ -230,14 +230,14 @@ function multiples(groups, state, caption) {
 // The CSV of the view: the filter fields (the registry's, as the form lists them) and the value as
 // recorded, its kind and where it comes from.
 const CSV_COLUMNS = ["study", "system", ...params.filter((p) => p !== "study"), "threads", "unit", "value_text",
-  "value_kind", "provenance"];
+  "value_kind", "provenance", "quote"];
 
 function toCsv(matching) {
   return csvFormat(defusedRows(matching.map(({row, facets}) => {
     const value = row.querySelector("data");
     return {...facets, system: row.getAttribute("data-system"), threads: row.getAttribute("data-threads"),
       unit: row.getAttribute("data-unit"), value_text: value.getAttribute("value"), value_kind: value.dataset.kind,
-      provenance: value.dataset.provenance};
+      provenance: value.dataset.provenance, quote: value.dataset.quote ?? ""};
   })), CSV_COLUMNS) + "\n";
 }
 
