@@ -25,8 +25,8 @@ def test_the_home_page_answers_each_facet_from_its_best_evidence(built_site):
     text = _home(built_site)
     assert ("What does turning InnoDB doublewrite off change? Transactions per second, doublewrite off over on: "
             "1.02× (1 pair in 1 study, graded ⊕⊕⊕⊕ measured, no run-quality rule fails).") in text
-    assert ("Best evidence: ⊕⊕⊕⊕ measured, no run-quality rule fails · 2026 · published by measured here") in text
-    assert "Best evidence: ⊕⊕⊕◯ figures the source prints · 2015 to 2023 · published by vendor" in text
+    assert ("Best evidence: ⊕⊕⊕⊕ measured, no run-quality rule fails · 2026 · source: measured here") in text
+    assert "Best evidence: ⊕⊕⊕◯ figures the source prints · 2015 to 2023 · source: vendor" in text
     # Graid's rebuilding over optimal TPS rows (bundle lines 190/210, 192/212): MD RAID 6 484.88/9872.39 =
     # 0.0491 the lowest; SupremeRAID RAID 10 at 1024 users the highest, 1.0099
     assert ("Transactions per second, array state each system against itself in optimal state, rebuilding 0.05× "

@@ -74,8 +74,11 @@ export function evidencePlot(data, {width = 640, document} = {}) {
       ruleX([1], {stroke: "currentColor", strokeDasharray: "4 3"}),
       ruleY(rows, {y: "bar", x1: "low", x2: "high", strokeWidth: 3, stroke: "currentColor"}),
       dot(rows, {y: "bar", x: "median", r: 5, fill: "currentColor", title: "tip"}),
+      // a halo under each label (white; the page background in site.css): the 1x rule and the grid pass
+      // behind the words
       text(rows, {y: "at", x: domain[0], text: "text", textAnchor: "start", lineAnchor: "bottom", lineHeight: LINE / 11,
-                  fontSize: 11, dx: 2}),
+                  fontSize: 11, dx: 2, fill: "currentColor", stroke: "white", strokeWidth: 3, paintOrder: "stroke",
+                  className: "evidence-labels"}),
     ],
   });
 }
