@@ -119,7 +119,7 @@ def test_security_headers_are_served(page, site_url):
     assert headers["referrer-policy"] == "strict-origin-when-cross-origin"
 
 
-@pytest.mark.parametrize("path", [STUDY, "/explore/", "/"])
+@pytest.mark.parametrize("path", [STUDY, "/explore/", "/", "/claims/"])
 def test_narrow_screen_has_no_page_level_horizontal_scroll(browser, site_url, path):
     context = browser.new_context(viewport={"width": 375, "height": 800})
     page = context.new_page()

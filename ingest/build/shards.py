@@ -82,6 +82,8 @@ CATALOGUE: dict[str, dict] = {
     "explore.json": {"shard": {"studies": "by study"}, "facets": None, "site": "whole"},
     "compare.json": {"shard": {"studies": "by study", "fields": "whole"}, "facets": None, "site": "whole"},
     "findings.json": {"shard": {"headlines": "keys by study"}, "facets": None, "site": "whole"},
+    # every study's claims by verdict, with their counts (home, /claims/)
+    "claims.json": {"shard": None, "facets": None, "site": "whole"},
     "fields.json": {"shard": "whole", "facets": "whole", "site": "whole"},
     "run_quality.json": {"shard": "whole", "facets": "whole", "site": "whole"},
     "preview.json": {"shard": "whole", "facets": "whole", "site": "whole"},

@@ -30,8 +30,9 @@ from .explore import export_explore, write_explore_index
 from .evidence import add_sql_table, evidence_rows
 from .evidence_embed import evidence_embeds
 from .facets import entry_text, evidence_data, facet_pages_data, study_facets, write_answers, write_facets
-from .findings import headlines, ledger, study_finding
+from .findings import headlines, study_finding
 from .citation import study_reference, write_references
+from .claims import claims_page
 from .sql_batches import FOLDER as SQL_BATCHES
 from .sql_page import export_sql
 from .quality import export_quality
@@ -236,8 +237,9 @@ def _export_pages(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
     plots = evidence_embeds(evidence, static_dir=out_dir / "static", out_dir=out_dir, site_url=site_url)
     write_facets(facets, data_dir=data, evidence=evidence)
     write_answers(evidence, data_dir=data)
-    found = {"ledger": ledger(con), "headlines": headlines(facets)}
+    found = {"headlines": headlines(facets)}
     (data / "findings.json").write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")
+    (data / "claims.json").write_text(json.dumps(claims_page(con, studies=studies), ensure_ascii=False), encoding="utf-8")
     export_quality(con, data_dir=data, downloads=out_dir / "static" / "data")
     export_rule(out_dir / "assets")  # the CSV-injection rule, for the browser's CSV downloads
     export_embeds({s: records[s]["embeds"] for s in ordered}, facets, static_dir=out_dir / "static", data_dir=data,

@@ -1,6 +1,6 @@
 """Each study's headline (its study page's summary): what its first comparison on a facet page shows,
-in numbers taken from that page's own ratios (facets.py), never typed; and the claims ledger in one
-line (the home page). The home page's answers are the facets' (evidence.py), not these.
+in numbers taken from that page's own ratios (facets.py), never typed. The home page's answers are the
+facets' (evidence.py), not these; its claims ledger in one line is claims.py's.
 
 A finding names, for each system compared, the lowest and highest of its ratios over the loads
 measured, the reference, the metric and its state, the kinds of the values, and how many of the
@@ -9,8 +9,6 @@ no "better" (for latency a higher ratio is worse, and the page says so).
 """
 
 from __future__ import annotations
-
-import duckdb
 
 
 def study_finding(entry: dict) -> dict | None:
@@ -51,10 +49,3 @@ def headlines(facets: dict) -> dict[str, dict]:
                 out[study["study"]] = _placed(slug, page, study)
     return out
 
-
-def ledger(con: duckdb.DuckDBPyConnection) -> dict:
-    """Every claim checked, by verdict (most first)."""
-    verdicts = con.execute("SELECT verdict, count(*) AS n FROM claims GROUP BY verdict ORDER BY n DESC, verdict").fetchall()
-    return {"claims": sum(n for _, n in verdicts), "studies": con.execute(
-        "SELECT count(DISTINCT study) FROM claims").fetchone()[0],
-            "verdicts": [{"name": v, "count": n} for v, n in verdicts]}

@@ -19,6 +19,9 @@ from .tails import tail_latency
 AXIS_LABELS = {"threads": "Concurrent users (threads)"}
 CELL_FIELDS = ("value_text", "value", "value_kind", "provenance", "quote", "source_href", "printed_as", "correction",
                "flag", "note", "metric", "unit", "state", "threads")
+# A claim of a ledger as the pages show it (its study page's, /claims/: claims.py), its computed figure
+# to two decimals
+CLAIM_ROWS = "SELECT * EXCLUDE (position) REPLACE (round(computed, 2) AS computed) FROM claims"
 
 
 def _tables(db: Snapshot, study: str, cells: list[dict]) -> list[dict]:
@@ -96,8 +99,7 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
     quality = run_quality(db, study)
     for run in runs:
         run["quality"] = quality.get(run["artifact"])
-    claims = db.of(study, "SELECT * EXCLUDE (position) REPLACE (round(computed, 2) AS computed) "
-                          "FROM claims ORDER BY study, position")
+    claims = db.of(study, f"{CLAIM_ROWS} ORDER BY study, position")
     doc = {
         "id": study, **head,
         "sources": [{**s, "published_by": source_kind(s["kind"]).name if s.get("kind") else None}
