@@ -1,5 +1,5 @@
-"""The home page: each facet's answer (ingest/publish/evidence.py) and the ledger in one line; /claims/,
-every claim by verdict (ingest/publish/claims.py)."""
+"""The home page: each facet's answer (ingest/publish/evidence.py) and the ledger in one line, its counts
+linking to /claims/, every claim by verdict (ingest/publish/claims.py)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,18 @@ def _sections(page: str) -> dict[str, str]:
     starts = [(m.group(1), m.start()) for m in re.finditer(r'<section id="([^"]+)" class="claims-verdict"', page)]
     ends = [start for _, start in starts[1:]] + [page.index("</article>")]
     return {name: page[start:end] for (name, start), end in zip(starts, ends)}
+
+
+def test_the_home_ledger_links_each_count_to_its_verdict_on_the_claims_page(built_site):
+    page = (built_site.public / "index.html").read_text(encoding="utf-8")
+    line = page[page.index('<p class="ledger-line">'):page.index("</p>", page.index('<p class="ledger-line">'))]
+    links = re.findall(r'<a href="([^"]+)">(.*?)</a>', line, re.S)
+    assert [(href, _text(words)) for href, words in links] == [
+        ("/claims/", "72 claims checked"), ("/claims/#holds", "33 holds"), ("/claims/#unverifiable", "20 unverifiable"),
+        ("/claims/#overstated", "15 overstated"), ("/claims/#misstated", "3 misstated"),
+        ("/claims/#understated", "1 understated")]
+    ids = set(re.findall(r' id="([^"]+)"', _claims_page(built_site)))
+    assert {href.partition("#")[2] for href, _ in links[1:]} <= ids
 
 
 def test_the_claims_page_has_a_section_a_verdict_in_the_ledgers_order(built_site):
