@@ -76,7 +76,7 @@ def test_a_transcribed_value_opens_to_its_source(page, site_url):
     pop = cell.locator(".prov-pop")
     assert pop.locator("cite").inner_text() == (
         "Graid Technology Inc., “MySQL Performance Testing with RAID (SupremeRAID versus Linux MD RAID)” (Graid "
-        "Technology white paper (PDF), May 2023; the paper gives the company's site as www.graidtech.com), section "
+        "Technology white paper (PDF), May 2023), section "
         "Transactions Per Second in Rebuilding State, table “RAID Configuration* / 64 to 1024 Users (* RAID with 4K "
         "chunks)”, row SupremeRAID™ RAID 10, column 256 Users")
     assert pop.locator(".prov-quote").inner_text() == "“SupremeRAID™ RAID 10 … 1544557”"
