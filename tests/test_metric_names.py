@@ -35,3 +35,17 @@ def test_a_chart_s_axis_and_caption_name_the_metric(page, site_url):
     assert caption.startswith("Transactions per second (tx/s) in SupremeRAID SR-1010 vs Linux MD RAID")
     axis_label = page.eval_on_selector("#explore-chart svg [aria-label='y-axis label']", "e => e.textContent")
     assert axis_label == "↑ Transactions per second (tx/s)"
+
+
+def test_the_no_script_pages_of_compare_and_explore_name_the_metric(built_site):
+    """A study's series page (/compare/series/<study>/) writes a value's metric by its name, and Explore's
+    list of studies its metrics: "Rebuild speed (MB/s)", never rebuild_mb_s."""
+    series = (built_site.public / "compare" / "series" / "graid-supremeraid-mysql-2023" / "index.html").read_text(
+        encoding="utf-8")
+    cells = set(re.findall(r'data-metric="([^"]+)" data-metric-text="([^"]+)".*?</th><td>([^<]+)</td>', series, re.S))
+    # the unit once: after a name that does not give it, not after one that does
+    assert cells == {("tps", "Transactions per second (tx/s)", "Transactions per second (tx/s)"),
+                     ("rebuild_mb_s", "Rebuild speed (MB/s)", "Rebuild speed (MB/s)")}
+    view = (built_site.public / "explore" / "index.html").read_text(encoding="utf-8")
+    assert "Metric: Rebuild speed (MB/s), Transactions per second</span>" in view
+    assert "rebuild_mb_s, tps" not in view

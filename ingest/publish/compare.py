@@ -21,7 +21,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..bundles.fields import fields
+from ..bundles.fields import fields, metric_text
 from .db import RESULT_ORDER, group_of, rows
 from .like import config_sql
 
@@ -41,6 +41,7 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: s
         # the coordinate's runs and range, for the overlap check (single values too: their range is the value)
         v["coordinate"] = {"runs": v["runs"], "low": v["low"], "high": v["high"]} if v["runs"] else None
         v["group"] = group_of(v)
+        v["metric_text"] = metric_text(v["metric"], v["unit"])  # schema/fields.yaml's name: no slug on a page
         by_series.setdefault(v.pop("series"), []).append(v)
     studies: dict[str, dict | None] = {study: None for (study,) in con.execute(
         f"SELECT study FROM studies WHERE {where} ORDER BY study").fetchall()}
