@@ -214,3 +214,21 @@ def build_with_bundle(dest: Path, bundle: Path) -> Layout:
     shutil.copytree(bundle, layout.data / bundle.name)
     build_site(layout)
     return layout
+
+
+def read_by_keys(page, canvas: str) -> list[str]:
+    """What a chart says from the keyboard (site/assets/js/chart-keys.js): focus its canvas (the first
+    ``canvas`` matches) and walk it with the right arrow from the first point to the last, reading the
+    live region after the canvas at each point."""
+    chart = page.locator(canvas).first
+    chart.focus()
+    page.keyboard.press("End")
+    last = int(chart.get_attribute("data-point"))
+    page.keyboard.press("Home")
+    texts = []
+    for at in range(last + 1):
+        if at:
+            page.keyboard.press("ArrowRight")
+        assert chart.get_attribute("data-point") == str(at)
+        texts.append(chart.evaluate("c => c.nextElementSibling.textContent"))
+    return texts

@@ -7,6 +7,8 @@ import re
 import duckdb
 import pytest
 
+from conftest import read_by_keys
+
 pytestmark = pytest.mark.browser
 
 STUDY = "/studies/graid-supremeraid-mysql-2023/"
@@ -22,12 +24,11 @@ def _db_values(layout, *, state: str) -> dict[tuple[str, int], str]:
 
 
 def _dot_titles(page) -> dict[tuple[str, int], str]:
-    titles = page.locator('figure[data-chart] g[aria-label="dot"] circle title').evaluate_all(
-        "els => els.map((e) => e.textContent)")
+    """The points of the chart as its tips say them, walked with the keys."""
     out = {}
-    for title in titles:
-        m = re.match(r"(.+): (\S+) tx/s at (\d+) \(exact\)\n", title)
-        assert m, title
+    for text in read_by_keys(page, "figure[data-chart] .chart-canvas"):
+        m = re.match(r"(.+)\n(\S+) tx/s \(exact\)\nConcurrent users \(threads\): (\d+)\n", text)
+        assert m, text
         out[(m.group(1), int(m.group(3)))] = m.group(2)
     return out
 
@@ -64,7 +65,7 @@ def test_switch_shows_the_rebuilding_state(page, site_url, built_site):
 
 def test_switch_works_from_the_keyboard(page, site_url):
     page.goto(site_url + STUDY)
-    page.get_by_label("optimal").focus()
+    page.get_by_role("radio", name="optimal").focus()  # the chart's own name holds "(optimal)" too
     page.keyboard.press("ArrowRight")
     assert page.locator("figure[data-chart]").get_attribute("data-drawn") == "rebuilding"
 
@@ -168,3 +169,26 @@ def test_chart_legends_are_at_least_12_px(page, site_url):
     sizes = page.locator(".chart-canvas [class*='-swatches ']").evaluate_all(
         "els => els.map((e) => parseFloat(getComputedStyle(e).fontSize))")
     assert sizes and min(sizes) >= 12
+
+
+def test_a_chart_tip_follows_the_keys(page, site_url):
+    """The chart takes focus; the right arrow puts Plot's tip on the first point (SupremeRAID RAID 10 at 64
+    users: 8476.39 TPS, graid-en table line 123), the next arrow on the next, Escape hides it."""
+    page.goto(site_url + STUDY)
+    canvas = page.locator("figure[data-chart] .chart-canvas")
+    assert canvas.get_attribute("tabindex") == "0" and canvas.get_attribute("role") == "img"
+    assert canvas.get_attribute("aria-hidden") is None
+    assert canvas.get_attribute("aria-label").startswith("Transactions per second by concurrent users (optimal): ")
+    tip = canvas.locator('g[aria-label="tip"]')
+    assert tip.text_content() == ""
+    canvas.focus()
+    page.keyboard.press("ArrowRight")
+    lines = tip.locator("tspan").evaluate_all("ts => ts.map((t) => t.textContent.replace(/\u200b/g, ''))")
+    assert lines[:3] == ["SupremeRAID RAID 10", "8476.39 tx/s (exact)", "Concurrent users (threads): 64"]
+    page.keyboard.press("ArrowRight")
+    assert "14627.62 tx/s (exact)" in tip.text_content()
+    live = canvas.evaluate("c => c.nextElementSibling.textContent")
+    assert live.startswith("SupremeRAID RAID 10\n14627.62 tx/s (exact)\nConcurrent users (threads): 128\n")
+    page.keyboard.press("Escape")
+    assert tip.text_content() == "" and canvas.get_attribute("data-point") is None
+    assert page.errors == []

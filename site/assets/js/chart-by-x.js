@@ -1,11 +1,15 @@
 // One line per series against x (e.g. TPS by concurrent users), with an optional switch
 // (e.g. array state) that picks which points are drawn and which data table is shown.
+import {keyboardTips} from "./chart-keys.js";
 import {onResize} from "./palette.js";
-import {plotByX} from "./plot-by-x.js";
+import {keysOf, plotByX} from "./plot-by-x.js";
 
 function render(figure, spec, selected) {
   const canvas = figure.querySelector(".chart-canvas");
-  canvas.replaceChildren(plotByX(spec, selected, {width: Math.max(320, canvas.clientWidth || 640)}));
+  const chart = plotByX(spec, selected, {width: Math.max(320, canvas.clientWidth || 640)});
+  canvas.replaceChildren(chart);
+  keyboardTips(canvas, [{chart, ...keysOf(spec, selected)}],
+    {label: `${spec.title ?? spec.y_label}${selected ? ` (${selected})` : ""}`});
   figure.dataset.drawn = selected ?? "all";
 }
 

@@ -3,8 +3,8 @@
 // the data tables beside each chart remain.
 import {drawByX} from "./chart-by-x.js";
 import {drawPanels} from "./chart-panels.js";
-import {plotRebuild} from "./plot-rebuild.js";
-import {plotRuns} from "./plot-runs.js";
+import {keysOf as rebuildKeys, plotRebuild} from "./plot-rebuild.js";
+import {keysOf as runKeys, plotRuns} from "./plot-runs.js";
 import {drawLatency} from "./plot-latency.js";
 
 // The first EAGER charts of a page are drawn at once; the others when they come within NEAR of the
@@ -15,8 +15,9 @@ const NEAR = "800px 0px";
 
 const DRAW = [
   ["figure[data-chart]", (figure) => drawByX(figure)],
-  ["figure[data-timeseries]", (figure) => drawPanels(figure, JSON.parse(figure.dataset.timeseries), plotRuns, "runs")],
-  ["figure[data-rebuild]", (figure) => drawPanels(figure, JSON.parse(figure.dataset.rebuild), plotRebuild, "rebuild")],
+  ["figure[data-timeseries]", (figure) => drawPanels(figure, JSON.parse(figure.dataset.timeseries), {plotPanel: plotRuns, keysOf: runKeys}, "runs")],
+  ["figure[data-rebuild]", (figure) => drawPanels(figure, JSON.parse(figure.dataset.rebuild),
+    {plotPanel: plotRebuild, keysOf: rebuildKeys}, "rebuild")],
   ["figure[data-latency]", (figure) => drawLatency(figure)],
 ];
 

@@ -4,8 +4,27 @@
 import {dot, line, plot, ruleX, ruleY} from "@observablehq/plot";
 import {coloursOf, styleFor} from "./palette.js";
 
-export function plotByX(spec, selected, {width = 640, document, standalone = false} = {}) {
+// The points drawn (those of the switch's value picked), in the order the keys walk them (chart-keys.js):
+// series by series, each by x.
+export function pointsOf(spec, selected) {
   const points = spec.switch ? spec.points.filter((p) => p[spec.switch.field] === selected) : spec.points;
+  const order = new Map(spec.series.map((s, i) => [s, i]));
+  return [...points].sort((a, b) => order.get(a.series) - order.get(b.series) || a.x - b.x);
+}
+
+// A point's words, in its tip (its <title> in an embed): its series, value with unit and kind, load and
+// provenance.
+export const pointText = (spec, p) =>
+  `${p.series}\n${p.text} ${spec.unit} (${p.kind})\n${spec.x_label}: ${p.x}\n${p.provenance}`;
+
+// What the keys walk (chart-keys.js) on a chart plotByX drew.
+export const keysOf = (spec, selected) =>
+  ({points: () => pointsOf(spec, selected), x: (p) => p.x, y: (p) => p.y, text: (p) => pointText(spec, p)});
+
+export function plotByX(spec, selected, {width = 640, document, standalone = false} = {}) {
+  const points = pointsOf(spec, selected);
+  // series drawn dashed: on Compare, a series whose colour an earlier one has (compare.js)
+  const dashed = new Set(spec.dashed ?? []);
   const xs = [...new Set(spec.points.map((p) => p.x))].sort((a, b) => a - b);
   const last = xs[xs.length - 1];
   // a study of one load is dots at that load: a line would join nothing, and a log scale of one value
@@ -17,11 +36,12 @@ export function plotByX(spec, selected, {width = 640, document, standalone = fal
     ruleX(points.filter((p) => p.low != null), {x: "x", y1: "low", y2: "high", stroke: "series", strokeWidth: 3,
       strokeOpacity: 0.45}),
     // z named: a series of one load is one point, which Plot would otherwise warn of as a high-cardinality z
-    single ? null : line(points, {x: "x", y: "y", stroke: "series", z: "series", strokeWidth: 2}),
-    dot(points, {
-      x: "x", y: "y", fill: "series", r: 4,
-      title: (p) => `${p.series}: ${p.text} ${spec.unit} at ${p.x} (${p.kind})\n${p.provenance}`,
-    }),
+    single ? null : line(points.filter((p) => !dashed.has(p.series)), {x: "x", y: "y", stroke: "series", z: "series",
+      strokeWidth: 2}),
+    single || !dashed.size ? null : line(points.filter((p) => dashed.has(p.series)), {x: "x", y: "y", stroke: "series",
+      z: "series", strokeWidth: 2, strokeDasharray: "6,4"}),
+    // in the browser, a tip on hover (and from the keys); in an embed, each dot's <title>
+    dot(points, {x: "x", y: "y", fill: "series", r: 4, title: (p) => pointText(spec, p), tip: !standalone}),
   ];
   return plot({
     document,

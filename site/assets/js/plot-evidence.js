@@ -48,7 +48,9 @@ function logTicks([low, high], count) {
   return ticks.filter((t, i) => t === 1 || i % every === 0);
 }
 
-export function evidencePlot(data, {width = 640, document} = {}) {
+// The rows as drawn `width` px wide: each with its label's lines, the y of its label and its bar, its
+// tip's words; and the height they take (the page's keyboard tips read the same places).
+export function layout(data, width) {
   const marks = Object.fromEntries(data.grades.map((g) => [g.rank, g]));
   const chars = Math.max(24, Math.floor((width - 28) / 6.4)); // about 6.4 px a character at 11 px
   let top = 6;
@@ -60,8 +62,14 @@ export function evidencePlot(data, {width = 640, document} = {}) {
     const lines = wrap(`${label}\n${pair}`, chars);
     const at = top + lines.length * LINE;
     top = at + BAR + 8;
-    return {...r, text: lines.join("\n"), at, bar: at + BAR / 2 + 2, tip: `${label}\n${pair}`};
+    return {...r, text: lines.join("\n"), at, bar: at + BAR / 2 + 2, tip: `${label}\n${pair}\n(derived: a ratio)`};
   });
+  return {rows, top};
+}
+
+// ``tips``: Plot's tip on hover (the page's); an embed's SVG keeps each point's <title> alone.
+export function evidencePlot(data, {width = 640, document, tips = false} = {}) {
+  const {rows, top} = layout(data, width);
   const lows = rows.map((r) => r.low), highs = rows.map((r) => r.high);
   const domain = [Math.min(1, ...lows) / 1.15, Math.max(1, ...highs) * 1.15];
   return plot({
@@ -73,7 +81,7 @@ export function evidencePlot(data, {width = 640, document} = {}) {
     marks: [
       ruleX([1], {stroke: "currentColor", strokeDasharray: "4 3"}),
       ruleY(rows, {y: "bar", x1: "low", x2: "high", strokeWidth: 3, stroke: "currentColor"}),
-      dot(rows, {y: "bar", x: "median", r: 5, fill: "currentColor", title: "tip"}),
+      dot(rows, {y: "bar", x: "median", r: 5, fill: "currentColor", title: "tip", tip: tips}),
       // a halo under each label (white; the page background in site.css): the 1x rule and the grid pass
       // behind the words
       text(rows, {y: "at", x: domain[0], text: "text", textAnchor: "start", lineAnchor: "bottom", lineHeight: LINE / 11,
