@@ -7,6 +7,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from conftest import read_by_keys
+
 pytestmark = pytest.mark.browser
 SR6 = "graid-supremeraid-mysql-2023:supremeraid-raid6"
 MD10 = "graid-supremeraid-mysql-2023:mdraid-raid10"
@@ -64,10 +66,10 @@ def test_repeated_runs_are_compared_as_mean_and_spread(page, site_url):
     _goto(page, f"{site_url}/compare/?series={DW_ON},{DW_OFF}")
     assert page.locator("#fairness-summary").inner_text() == "1 configuration field differs: Doublewrite."
     assert page.locator("#compare-chart").get_attribute("data-drawn") == "6"  # 2 series x 3 thread counts
-    titles = page.locator('#compare-chart g[aria-label="dot"] title').evaluate_all("ts => ts.map((t) => t.textContent)")
+    titles = read_by_keys(page, "#compare-chart .chart-canvas")  # each point's tip
     # the three 2-thread runs with doublewrite on: 1851.25, 903.35 and 817.01 TPS (mean 1190.54)
-    assert any(t.startswith("doublewrite on, uncompressed (measured-mariadb-2core-vm): "
-                            "1190.54 (mean of 3 runs, 817.01 to 1851.25) tx/s at 2") for t in titles)
+    assert any(t.startswith("doublewrite on, uncompressed (measured-mariadb-2core-vm)\n1190.54 (mean of 3 runs, 817.01 "
+                            "to 1851.25) tx/s (measured)\nThreads: 2\nmean of 3 runs") for t in titles)
     # a min-max bar for each of the six points, plus the zero line
     assert page.locator('#compare-chart g[aria-label="rule"] line').count() == 7
     assert page.errors == []
@@ -108,10 +110,10 @@ def test_values_whose_spreads_meet_are_not_ranked(page, site_url):
     assert figure.locator("figcaption").inner_text().endswith(
         "highest: doublewrite off, compressed (ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8) (measured-mariadb-2core-vm) "
         "at 4 threads, 399.17 (mean of 3 runs, 360.96 to 434.14) tx/s.")
-    titles = page.locator('#compare-chart g[aria-label="dot"] title').evaluate_all("ts => ts.map((t) => t.textContent)")
-    at4 = [t for t in titles if " tx/s at 4 " in t]
+    titles = read_by_keys(page, "#compare-chart .chart-canvas")
+    at4 = [t for t in titles if "\nThreads: 4\n" in t]
     assert len(at4) == 2 and all("not ranked: its spread meets" in t for t in at4)
-    assert not any("not ranked" in t for t in titles if " tx/s at 4 " not in t)
+    assert not any("not ranked" in t for t in titles if "\nThreads: 4\n" not in t)
     row = page.locator(f'#compare-values tr[data-series="{DW_OFF_Z}"][data-key="tps|tx/s||by-threads"][data-threads="4"]')
     assert row.count() == 3  # one row per run, each listing the series it cannot be ranked against
     assert row.first.locator("td.overlaps").inner_text() == (
@@ -170,3 +172,44 @@ def test_without_javascript_each_study_links_its_series_page(browser, site_url, 
     assert page.locator("table.compare-values tbody tr").count() == 144
     assert page.locator("table.compare-values details.value-prov").count() == 144
     context.close()
+
+
+def _swatches(page, figure: str) -> dict[str, str]:
+    """A chart's legend as drawn: each series' name and the colour of its swatch."""
+    return dict(page.locator(f"{figure} .chart-canvas [class$='-swatch']").evaluate_all(
+        "els => els.map((e) => [e.textContent.trim(), e.querySelector('svg').getAttribute('fill')])"))
+
+
+def test_a_system_has_its_study_page_colour(page, site_url):
+    """Doublewrite off, uncompressed is its study's third system: the palette's third colour (#009E73) on the
+    study page, and on Compare too, though it is the first series picked; each line and dot has its colour."""
+    page.goto(f"{site_url}/studies/measured-mariadb-2core-vm/")
+    page.wait_for_selector("figure[data-chart][data-drawn]")
+    study = _swatches(page, "figure[data-chart]")
+    assert study["doublewrite off, uncompressed"] == "#009E73" and study["doublewrite on, uncompressed"] == "#0072B2"
+    _goto(page, f"{site_url}/compare/?series={DW_OFF},{DW_ON}")
+    compare = _swatches(page, "#compare-chart")
+    assert compare == {"doublewrite off, uncompressed (measured-mariadb-2core-vm)": "#009E73",
+                       "doublewrite on, uncompressed (measured-mariadb-2core-vm)": "#0072B2"}
+    strokes = page.locator('#compare-chart g[aria-label="line"] path').evaluate_all(
+        "ps => ps.map((p) => p.getAttribute('stroke'))")
+    fills = page.locator('#compare-chart g[aria-label="dot"] circle').evaluate_all(
+        "cs => cs.map((c) => c.getAttribute('fill'))")
+    assert sorted(strokes) == ["#0072B2", "#009E73"] and set(fills) == {"#0072B2", "#009E73"}
+    # the axis and caption name the metric as the registry does (schema/fields.yaml), never its key
+    chart = page.locator("#compare-chart").inner_text()
+    assert "Transactions per second (tx/s)" in chart and "tps" not in chart
+    assert page.errors == []
+
+
+def test_two_series_of_one_colour_are_told_apart_by_dashes(page, site_url):
+    """Doublewrite on, uncompressed is the first system of both measured studies: one colour, the second
+    drawn dashed, and the caption says so."""
+    other = "measured-mariadb-2core-vm-5min:dw-on-uncompressed"
+    _goto(page, f"{site_url}/compare/?series={DW_ON},{other}")
+    lines = page.locator('#compare-chart g[aria-label="line"]').evaluate_all(
+        "gs => gs.map((g) => [g.getAttribute('stroke-dasharray'), [...g.querySelectorAll('path')].map((p) => p.getAttribute('stroke'))])")
+    assert lines == [[None, ["#0072B2"]], ["6,4", ["#0072B2"]]]
+    assert ("Dashed: doublewrite on, uncompressed (measured-mariadb-2core-vm-5min), whose colour (its place in its "
+            "study) an earlier series has.") in page.locator("#compare-chart figcaption").inner_text()
+    assert page.errors == []

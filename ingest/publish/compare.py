@@ -22,13 +22,16 @@ from pathlib import Path
 import duckdb
 
 from ..bundles.fields import fields, metric_text
+from .colours import positions
 from .db import RESULT_ORDER, group_of, rows
 from .like import config_sql
 
 
 def export_compare(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: str = "TRUE") -> dict[str, dict | None]:
     """Write ``assets_dir/compare/<study>.json`` (the series) of the studies ``where`` holds for (a
-    condition on ``study``); returns their entries in the index (None: a study with no series)."""
+    condition on ``study``); returns their entries in the index (None: a study with no series). Each
+    series carries its colour (its system's position in its bundle, colours.py), as on its study page,
+    and each value its metric's words (fields.metric_text)."""
     label = ("study || ':' || system AS id, any_value(system_label) || ' (' || study || ')' AS label, "
              "any_value(study_title) AS study_heading")
     series = rows(con, config_sql(where, extra=label) + " ORDER BY study, system")
@@ -38,19 +41,19 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: s
         FROM values_at WHERE {where} ORDER BY {RESULT_ORDER}""")
     by_series: dict[str, list[dict]] = {}
     for v in values:
+        v["metric_text"] = metric_text(v["metric"], v["unit"])
         # the coordinate's runs and range, for the overlap check (single values too: their range is the value)
         v["coordinate"] = {"runs": v["runs"], "low": v["low"], "high": v["high"]} if v["runs"] else None
         v["group"] = group_of(v)
-        v["metric_text"] = metric_text(v["metric"], v["unit"])  # schema/fields.yaml's name: no slug on a page
         by_series.setdefault(v.pop("series"), []).append(v)
     studies: dict[str, dict | None] = {study: None for (study,) in con.execute(
         f"SELECT study FROM studies WHERE {where} ORDER BY study").fetchall()}
+    colour = positions(con, where=where)
     for s in series:
         study, title = s.pop("study"), s.pop("study_heading")
-        s.pop("system")
-        sid, name = s.pop("id"), s.pop("label")
+        sid, name, position = s.pop("id"), s.pop("label"), colour[(study, s.pop("system"))]
         entry = studies[study] = studies[study] or {"study": study, "title": title, "series": []}
-        entry["series"].append({"id": sid, "label": name, "config": s, "values": by_series[sid]})
+        entry["series"].append({"id": sid, "label": name, "colour": position, "config": s, "values": by_series[sid]})
     folder = assets_dir / "compare"
     folder.mkdir(parents=True, exist_ok=True)
     entries: dict[str, dict | None] = {}
@@ -60,7 +63,7 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: s
             continue
         (folder / f"{study}.json").write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
         entries[study] = {"study": entry["study"], "title": entry["title"],
-                          "series": [{"id": s["id"], "label": s["label"]} for s in entry["series"]]}
+                          "series": [{k: s[k] for k in ("id", "label", "colour")} for s in entry["series"]]}
     return entries
 
 

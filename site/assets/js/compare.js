@@ -4,8 +4,9 @@
 import {dot, plot, ruleY} from "@observablehq/plot";
 import {fill, load, studyOf} from "./compare-load.js";
 import {samePoint, spreadsOverlap} from "./overlap.js";
-import {BASE_STYLE, PALETTE} from "./palette.js";
-import {plotByX} from "./plot-by-x.js";
+import {keyboardTips} from "./chart-keys.js";
+import {BASE_STYLE, PALETTE, coloursOf} from "./palette.js";
+import {keysOf, plotByX} from "./plot-by-x.js";
 import {latestOnly} from "./latest.js";
 import {citeView} from "./view-cite.js";
 import {findSeries} from "./compare-find.js";
@@ -18,6 +19,8 @@ const values = document.getElementById("compare-values");
 const summary = document.getElementById("fairness-summary");
 const figure = document.getElementById("compare-chart");
 const labels = Object.fromEntries([...form.querySelectorAll("input[name=series]")].map((i) => [i.value, i.parentNode.textContent.trim()]));
+// each series' colour: its system's place in its study (data-colour), as on the study page and in Explore
+const colours = Object.fromEntries([...form.querySelectorAll("input[name=series]")].map((i) => [i.value, Number(i.dataset.colour)]));
 // each study's series page, as the picker links it
 const hrefs = Object.fromEntries([...form.querySelectorAll("details[data-study]")]
   .map((d) => [d.dataset.study, d.querySelector("a[data-series-page]").getAttribute("href")]));
@@ -96,7 +99,7 @@ function showValues(ids) {
     return;
   }
   const key = shared[0];
-  const {metric, unit, state} = shown.find((row) => row.dataset.key === key).dataset;
+  const {metricText, unit, state} = shown.find((row) => row.dataset.key === key).dataset;
   // repeated runs of a series at one coordinate are drawn once: their mean, with a min-max bar
   const seen = new Set();
   const points = [];
@@ -109,7 +112,7 @@ function showValues(ids) {
     const value = r.querySelector("data");
     const meets = unranked.get(r);
     points.push({
-      series: labels[d.series], x: d.threads ? Number(d.threads) : null, state, kind: value.dataset.kind,
+      id: d.series, series: labels[d.series], x: d.threads ? Number(d.threads) : null, state, kind: value.dataset.kind,
       y: Number(d.mean ?? d.value), low: d.group ? Number(d.low) : null, high: d.group ? Number(d.high) : null,
       text: d.group ? d.meanText : value.getAttribute("value"), unranked: meets.length > 0,
       provenance: (d.group ? `mean of ${d.runs} runs` : value.dataset.provenance) +
@@ -118,16 +121,34 @@ function showValues(ids) {
   }
   figure.hidden = false;  // measure the width once visible
   const width = Math.max(320, canvas.clientWidth || 640);
-  const series = [...new Set(points.map((p) => p.series))];
-  const chart = points.every((p) => p.x !== null)
-    ? plotByX({points, series, unit, x_label: "Threads", y_label: `${metric} (${unit})`, switch: null}, null, {width})
+  const drawn = [...new Set(points.map((p) => p.id))];  // the picked series, in the order drawn
+  const series = drawn.map((id) => labels[id]);
+  const byX = points.every((p) => p.x !== null);
+  // Two series of different studies may hold the same place in theirs, so have the same colour: where
+  // lines join their points, a series whose colour an earlier one has is dashed.
+  const dashed = [];
+  if (byX && new Set(points.map((p) => p.x)).size > 1) {
+    const taken = new Set();
+    for (const id of drawn) {
+      const colour = colours[id] % PALETTE.length;
+      if (taken.has(colour)) dashed.push(labels[id]);
+      taken.add(colour);
+    }
+  }
+  const spec = {points, series, colours: drawn.map((id) => colours[id]), dashed, unit, x_label: "Threads",
+    y_label: metricText, switch: null};
+  const chart = byX
+    ? plotByX(spec, null, {width})
     : plot({width, height: 320, marginLeft: 64, marginBottom: 80, style: BASE_STYLE, x: {type: "band", label: null},
-      y: {grid: true, zero: true, label: `${metric} (${unit})`}, color: {domain: series, range: PALETTE, legend: true},
-      marks: [ruleY([0]), dot(points, {x: "series", y: "y", fill: "series", r: 5, title: (p) => `${p.series}: ${p.text} ${unit}\n${p.provenance}`})]});
+      y: {grid: true, zero: true, label: metricText}, color: {domain: series, range: coloursOf(spec), legend: true},
+      marks: [ruleY([0]), dot(points, {x: "series", y: "y", fill: "series", r: 5, tip: true, title: (p) => textOf(p, unit)})]});
   canvas.replaceChildren(chart);
+  keyboardTips(canvas, [byX ? {chart, ...keysOf(spec, null)}
+    : {chart, points, x: (p) => p.series, y: (p) => p.y, text: (p) => textOf(p, unit)}], {label: `${metricText}${state ? `, ${state}` : ""}`});
   const meeting = points.filter((p) => p.unranked).length;
   figure.querySelector("figcaption").textContent =
-    `${metric} (${unit})${state ? `, ${state}` : ""}: the first metric all picked series share (${shared.length} shared in all).` +
+    `${metricText}${state ? `, ${state}` : ""}: the first metric all picked series share (${shared.length} shared in all).` +
+    (dashed.length ? ` Dashed: ${dashed.join(", ")}, whose colour (its place in its study) an earlier series has.` : "") +
     (meeting ? ` At ${meeting} of ${points.length} points the spread of repeated runs meets another series': ` +
       "those values are not ranked (see the last column of the table)." : "") +
     ` ${inWords(points.map((p) => ({...p, value: p.y, threads: p.x})), {name: (p) => p.series, text: (p) => `${p.text} ${unit}`})}`;
@@ -135,6 +156,9 @@ function showValues(ids) {
   figure.hidden = false;
   figure.dataset.drawn = `${points.length}`;
 }
+
+// A value's words without a thread count, in its tip and for the keys.
+const textOf = (p, unit) => `${p.series}\n${p.text} ${unit} (${p.kind})\n${p.provenance}`;
 
 const toQuery = (ids) => (ids.length ? `?series=${ids.join(",")}` : "");
 
