@@ -8,6 +8,9 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from conftest import read_by_keys
+from ingest.bundles.fields import registry
+
 pytestmark = pytest.mark.browser
 GRAID = "graid-supremeraid-mysql-2023"
 
@@ -177,10 +180,10 @@ def test_repeated_runs_are_drawn_once_with_their_spread(page, site_url):
     assert figure.get_attribute("data-drawn") == "12"  # one point per variant and thread count
     assert page.locator('#explore-chart g[aria-label="dot"] circle').count() == 12
     assert page.locator('#explore-chart g[aria-label="rule"] line').count() == 13  # 12 min-max bars + the zero line
-    titles = page.locator('#explore-chart g[aria-label="dot"] title').evaluate_all("ts => ts.map((t) => t.textContent)")
+    titles = read_by_keys(page, "#explore-chart .chart-canvas")  # each point's tip
     # the three runs of data/measured-mariadb-2core-vm, doublewrite on, uncompressed, 2 threads:
     # 817.01, 1851.25 and 903.35 TPS (mean 1190.54)
-    assert "doublewrite on, uncompressed: 1190.54 (mean of 3 runs, 817.01 to 1851.25)" in titles
+    assert "doublewrite on, uncompressed\n1190.54 (mean of 3 runs, 817.01 to 1851.25) tx/s (measured)\n2 threads" in titles
     assert "lowest to the highest" in figure.locator("figcaption").inner_text()
     assert page.errors == []
 
@@ -234,15 +237,14 @@ def test_graid_series_split_by_state_and_table(page, site_url):
     # each line joins the 5 per-user cells (64 to 1024 users) of one table, never a summary figure
     for d in paths.evaluate_all("ps => ps.map((p) => p.getAttribute('d'))"):
         assert d.count("L") == 4 and d.count("M") == 1
-    svgs = page.locator("#explore-chart svg")
-    line_titles = svgs.first.locator('g[aria-label="dot"] title').all_text_contents()
-    assert "SupremeRAID RAID 10 (rebuilding): 16119.14" not in line_titles  # the summary table's figure
+    # the points' tips, walked with the keys: the lines' 40 points, each with its thread count, then the panel's 8
+    tips = read_by_keys(page, "#explore-chart .chart-canvas")
+    assert len(tips) == 48 and all(t.endswith(" threads") for t in tips[:40])
     panel = page.locator("#explore-chart .explore-panel")
     assert panel.count() == 1
     assert panel.locator(".panel-title").inner_text() == \
         "Without a thread count, from “Optimal vs recovery TPS and SSD rebuild speed”"
-    summary = panel.locator('g[aria-label="dot"] title').all_text_contents()
-    assert "SupremeRAID RAID 10 (rebuilding): 16119.14" in summary and len(summary) == 8
+    assert "SupremeRAID RAID 10 (rebuilding)\n16119.14 tx/s (exact)" in tips[40:]  # the summary table's figure
     assert page.errors == []
 
 
@@ -354,3 +356,43 @@ def test_a_system_keeps_its_colour_in_explore(page, site_url):
     mine = {title: (stroke, dash) for title, stroke, dash in lines if title.startswith("SupremeRAID RAID 6 ")}
     assert mine == {"SupremeRAID RAID 6 (optimal)": ("#E69F00", None), "SupremeRAID RAID 6 (rebuilding)": ("#E69F00", "5,3")}
     assert "dashed: not in optimal state" in page.locator("#explore-chart figcaption").inner_text()
+
+
+def test_small_multiples_share_one_legend(page, site_url):
+    """One legend above the multiples names each study's series with its colour and dash: the Graid study's
+    eight (SupremeRAID RAID 6 is its bundle's second system, #E69F00; dashed while rebuilding)."""
+    _goto(page, site_url + "/explore/?metric=tps")
+    legend = page.locator("#explore-chart .explore-legend")
+    assert legend.count() == 1
+    rows = legend.locator("p")
+    assert rows.count() == 4  # the four studies of the four charts
+    graid = legend.locator(f'p[data-study="{GRAID}"]')
+    assert graid.locator(".legend-study").inner_text() == "SupremeRAID SR-1010 vs Linux MD RAID: MySQL sysbench OLTP read/write:"
+    items = graid.locator(".legend-item").evaluate_all(
+        "els => els.map((e) => [e.textContent, e.querySelector('line').getAttribute('stroke'),"
+        " e.querySelector('line').getAttribute('stroke-dasharray')])")
+    assert len(items) == 8
+    assert ["SupremeRAID RAID 6 (optimal)", "#E69F00", None] in items
+    assert ["SupremeRAID RAID 6 (rebuilding)", "#E69F00", "5,3"] in items
+    # the same colour and dash as the multiple's line
+    paths = page.locator("#explore-chart .explore-multiple").first.locator('g[aria-label="line"] path').evaluate_all(
+        "ps => ps.map((p) => [p.querySelector('title').textContent, p.getAttribute('stroke'), p.getAttribute('stroke-dasharray')])")
+    assert ["SupremeRAID RAID 6 (rebuilding)", "#E69F00", "5,3"] in paths
+    assert "The legend above them names each study's series by colour (dashed: not in optimal state)" in \
+        page.locator("#explore-chart figcaption").inner_text()
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("query", ["", "?metric=rebuild_mb_s,tps,qps,latency_avg_ms"])
+def test_no_metric_key_reaches_the_charts(page, site_url, query):
+    """Every metric the multiples, their titles, axes and legend name is named as schema/fields.yaml labels
+    it: never its key (rebuild_mb_s) nor the key made into words (rebuild mb s)."""
+    keys = [m.key for m in registry().metrics]
+    _goto(page, site_url + "/explore/" + query)
+    assert page.locator("#explore-chart").get_attribute("data-multiples") is not None
+    text = page.locator("#explore-chart .chart-canvas").evaluate("c => c.textContent")
+    assert "Rebuild speed (MB/s)" in text
+    for key in keys:  # a key of one word (tps) may be a unit as recorded ("(tps)"), never a name before one
+        slugs = [key, key.replace("_", " ")] if "_" in key else [f"{key} ("]
+        assert not [slug for slug in slugs if slug in text], key
+    assert page.errors == []

@@ -11,6 +11,14 @@ import {BASE_STYLE, PALETTE} from "./palette.js";
 // The text of a point: the mean's as the exporter wrote it, or the value as recorded.
 export const textOf = (p) => p.meanText ?? p.row.querySelector("data").getAttribute("value");
 
+// A point's words in the large chart's tip (and for the keys, chart-keys.js): its series, value with unit
+// and kind, and thread count. Small multiples keep a title (no tip: it would cost each redraw).
+function tipOf(p) {
+  const data = p.row.querySelector("data");
+  return `${p.label}\n${p.meanText ?? data.getAttribute("value")} ${p.unit} (${data.dataset.kind})` +
+    (p.threads === null ? "" : `\n${p.threads} thread${p.threads === 1 ? "" : "s"}`);
+}
+
 // One point per coordinate: repeated runs are drawn once, as their mean with a min-max rule.
 function points(matching) {
   const seen = new Set();
@@ -67,7 +75,7 @@ function wrap(text, chars) {
 // Values without a thread count (a summary table, a single printed figure): one row each, in a
 // panel per table, with its name on the left (wrapped, never overlapping) on the lines' value axis.
 const LINE = 15;
-function panel(points, {width, yDomain, metric, color, mixed}) {
+function panel(points, {width, yDomain, metric, color, mixed, small, tips}) {
   const systems = new Set(points.map((p) => p.label));
   const labelOf = points.length > systems.size
     ? (systems.size === 1 ? (p) => p.column : (p) => `${p.label}: ${p.column}`)
@@ -90,23 +98,28 @@ function panel(points, {width, yDomain, metric, color, mixed}) {
   if (ranged.length) {
     marks.push(ruleY(ranged, {y: "offset", x1: "low", x2: "high", stroke: "label", strokeWidth: 3, strokeOpacity: 0.45}));
   }
-  marks.push(dot(rows, {y: "offset", x: "value", fill: "label", r: 4, title: (p) => `${p.name}: ${textOf(p)}`}));
+  marks.push(dot(rows, {y: "offset", x: "value", fill: "label", r: 4,
+    ...(small ? {title: (p) => `${p.name}: ${textOf(p)}`} : {tip: true, title: tipOf})}));
   const div = document.createElement("div");
   div.className = "explore-panel";
   const title = document.createElement("p");
   title.className = "panel-title";
   title.textContent = `${mixed ? "Without a thread count, from" : "From"} “${points[0].tableTitle}”`;
-  div.append(title, plot({
+  const chart = plot({
     width, height, marginLeft, marginRight: 24, marginTop: 10, marginBottom: 40, style: BASE_STYLE,
     x: {grid: true, domain: yDomain, label: metric}, y: {axis: null, domain: [0, y], range: [10, height - 40]},
     color, marks,
-  }));
+  });
+  div.append(title, chart);
+  if (!small) tips.push({chart, points: rows, x: (p) => p.value, y: (p) => p.offset, text: tipOf});
   return div;
 }
 
 // The chart of `matching` (the records of one study and one metric) `width` px wide: its parts
-// (SVGs and panels), and what a caption needs to describe it. `positions` gives each system its
-// colour (its place in its bundle). Small (a multiple): shorter, and no legend (hover names a line).
+// (SVGs and panels), what a caption needs to describe it, and each series' key (name, colour, dash).
+// `positions` gives each system its colour (its place in its bundle). Small (a multiple): shorter, no
+// legend (Explore draws one for all the multiples, from their keys) and no tips (a title names a dot);
+// large: tips, and what the keys walk (`tips`, chart-keys.js).
 export function drawChart(matching, {width, positions = {}, small = false, label}) {
   const metric = label ?? matching[0].metric;  // the axis's words: the metric's name (explore.js)
   const drawn = points(matching);
@@ -141,6 +154,9 @@ export function drawChart(matching, {width, positions = {}, small = false, label
   const systemOf = new Map([...series.map((s) => [s.title, s.first.system]), ...single.map((p) => [p.label, p.system])]);
   const names = [...systemOf.keys()];
   const color = {domain: names, range: names.map((n, i) => PALETTE[(positions[systemOf.get(n)] ?? i) % PALETTE.length])};
+  const dashOf = new Map(series.map((s) => [s.title, s.dash]));
+  const keys = names.map((name, i) => ({name, colour: color.range[i], line: dashOf.has(name), dash: dashOf.get(name) ?? null}));
+  const tips = [];
   if (threaded.length) {
     const threads = [...new Set(threaded.map((p) => p.threads))].sort((a, b) => a - b);
     const x = {type: "log", base: 2, label: "Threads", ticks: threadTicks(threads, width - 84), tickFormat: String,
@@ -157,21 +173,29 @@ export function drawChart(matching, {width, positions = {}, small = false, label
     marks.push(lines(series, {strokeWidth: dense ? 1 : 1.5}));
     if (!dense) {
       marks.push(dot(threaded, {x: "threads", y: "value", fill: "label", r: small ? 3 : 4,
-        title: (p) => `${p.label}: ${textOf(p)}`}));
+        ...(small ? {title: (p) => `${p.label}: ${textOf(p)}`} : {tip: true, title: tipOf})}));
     }
-    parts.push(plot({
+    const chart = plot({
       width, height: small ? 220 : 340, marginLeft: 64, marginRight: 20, marginBottom: 40, style: BASE_STYLE, x,
       y: {grid: true, label: metric, domain: yDomain},
       color: {...color, legend: !small && names.length <= LEGEND_MAX}, marks,
-    }));
+    });
+    parts.push(chart);
+    if (!small && !dense) {
+      // series by series (in the order their lines are drawn), each by thread count
+      const order = new Map(series.map((s, i) => [s.first.line, i]));
+      tips.push({chart, points: () => [...threaded].sort((a, b) => order.get(a.line) - order.get(b.line) || a.threads - b.threads),
+        x: (p) => p.threads, y: (p) => p.value, text: tipOf});
+    }
   }
   if (single.length) {
     const tables = [...new Set(single.map((p) => p.table))];
     for (const t of tables) {
-      parts.push(panel(single.filter((p) => p.table === t), {width, yDomain, metric, color, mixed: threaded.length > 0}));
+      parts.push(panel(single.filter((p) => p.table === t), {width, yDomain, metric, color, mixed: threaded.length > 0,
+        small, tips}));
     }
   }
-  return {parts, drawn, threaded, single, series, spread, names};
+  return {parts, drawn, threaded, single, series, spread, names, keys, tips};
 }
 
 // The chart's numbers in words (chart-words.js).

@@ -55,7 +55,7 @@ export function recordOf(row, params) {
     // A series is one system in one state from one table (the result a value comes from): a
     // per-user table and a summary table of the same system are never joined into one line.
     point: {row, system: d("system"), state: d("state"), threads: d("threads") ? Number(d("threads")) : null,
-      line: `${d("system")}|${d("state")}|${d("table")}`, name, label: name, table: d("table"),
+      line: `${d("system")}|${d("state")}|${d("table")}`, name, label: name, table: d("table"), unit: d("unit"),
       tableTitle: d("table-title"), column: d("column"),
       value: Number(mean ?? d("value")), meanText: d("mean-text"), low: mean ? Number(d("low")) : null,
       high: mean ? Number(d("high")) : null, runs: mean ? Number(d("runs")) : 1},

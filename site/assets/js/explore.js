@@ -4,6 +4,8 @@
 // embed page (form[data-embed]) the view comes from the URL alone.
 import {csvFormat} from "d3-dsv";
 import {LEGEND_MAX, describe, drawChart} from "./explore-chart.js";
+import {keyboardTips} from "./chart-keys.js";
+import {legendOf} from "./explore-legend.js";
 import {load, studiesFor, studiesOf} from "./explore-load.js";
 import {latestOnly} from "./latest.js";
 import {citeView} from "./view-cite.js";
@@ -153,6 +155,7 @@ function chart(matching, state) {
   delete figure.dataset.multiples;
   if (matching.length === 0) {
     canvas.replaceChildren();
+    keyboardTips(canvas, []);
     caption.textContent = "No values match these filters.";
     figure.dataset.drawn = "none";
     return;
@@ -173,6 +176,7 @@ function single(matching, state, caption) {
   const drawn = drawChart(matching, {width, positions: COLOURS[matching[0].study], label: matching[0].metricText});
   const {threaded, single, series, spread, names} = drawn;
   canvas.replaceChildren(...drawn.parts);
+  keyboardTips(canvas, drawn.tips, {label: `${matching[0].metricText} in ${studyTitle(matching)}`});
   const singleTables = new Set(single.map((p) => p.tableTitle));
   caption.textContent = `${matching[0].metricText} in ${studyTitle(matching)}${filtersText(state)}` +
     (threaded.length ? `; one line per system, state and table, by thread count` : "; one panel per table") +
@@ -191,10 +195,12 @@ function multiples(groups, state, caption) {
   const panelWidth = Math.floor((width - GAP * (columns - 1)) / columns);
   const shown = groups.slice(0, MULTIPLES);
   let points = 0;
+  const keys = [];  // each multiple's study and series keys, for the one legend above them
   const cells = shown.map((records) => {
     const drawn = drawChart(records, {width: panelWidth, positions: COLOURS[records[0].study], small: true,
                                       label: records[0].metricText});
     points += drawn.drawn.length;
+    keys.push({study: records[0].study, title: studyTitle(records), keys: drawn.keys});
     const cell = document.createElement("section");
     cell.className = "explore-multiple";
     const title = document.createElement("h3");
@@ -209,7 +215,8 @@ function multiples(groups, state, caption) {
   grid.className = "explore-multiples";
   grid.style.setProperty("--columns", columns);
   grid.append(...cells);
-  canvas.replaceChildren(grid);
+  canvas.replaceChildren(legendOf(keys), grid);
+  keyboardTips(canvas, []);
   const left = groups.length - shown.length;
   const words = document.createElement("ul");  // each chart in words, for screen readers
   words.className = "visually-hidden";
@@ -221,7 +228,9 @@ function multiples(groups, state, caption) {
   caption.textContent = `${groups.length} charts, one per study and metric${filtersText(state)}: values of different ` +
     `studies or units are never drawn on one axis, and each chart has its own scale` +
     (left ? `; the first ${shown.length} shown, ${left} more: pick filters to narrow` : "") +
-    `. Pick one study and one metric for a larger chart with a legend.`;
+    `. The legend above them names each study's series by colour` +
+    (keys.some((k) => k.keys.some((key) => key.dash)) ? " (dashed: not in optimal state)" : "") +
+    `; pick one study and one metric for a larger chart.`;
   caption.append(words);
   figure.dataset.drawn = `${points}`;
   figure.dataset.multiples = `${shown.length}`;
