@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from conftest import build_with_bundle, serve_folder
+from conftest import build_with_bundle, read_by_keys, serve_folder
 from ingest.build.site import Layout
 from ingest.bundles.validate import validate_paths
 
@@ -82,6 +82,20 @@ def test_page_shows_the_rebuild_and_the_flag(site, browser):
     # each run is its own series in the time-series chart
     assert page.locator('figure[data-timeseries] g[aria-label="line"] path').count() == 4
     assert errors == []
+    page.close()
+    server.shutdown()
+
+
+def test_the_rebuild_chart_tips_each_sample_from_the_keys(site, browser):
+    """md0's progress in mdstat.trace: 0.4% at the first sample, 3.6% 600 s later, 3.9% at 660 s (the
+    last, in sync, has no progress line): the keys walk the three, Plot's tip on each."""
+    server = serve_folder(site.public)
+    page = browser.new_page()
+    page.goto(f"http://127.0.0.1:{server.server_port}/studies/rebuild-trace-fixture/")
+    canvas = 'figure[data-rebuild] .chart-canvas[data-metric="percent"]'
+    assert read_by_keys(page, canvas) == [f"Rebuild progress (%): {percent}\nat {t} s (measured: a /proc/mdstat sample)"
+                                          for t, percent in [(0, 0.4), (600, 3.6), (660, 3.9)]]
+    assert "3.9" in page.locator(f'{canvas} g[aria-label="tip"]').text_content()
     page.close()
     server.shutdown()
 
