@@ -50,7 +50,7 @@ def test_snapshots_show_what_the_specs_hold(drawn):
     evidence = drawn["evidence-framed"]
     assert evidence.count("<circle") == 2
     assert "Hand-made study one (2026, measured here) ⊕⊕⊕⊕" in evidence
-    assert "Switch off over Switch on, sysbench oltp_read_write, optimal (single figure): 0.8×</title>" in evidence
+    assert "Switch off over Switch on, sysbench oltp_read_write, optimal (single figure): 0.8×\n(derived: a ratio)</title>" in evidence
     assert ">Transactions per second, switch off over on: 0.8× to 1.5×</text>" in evidence  # (numbers rounded)
     assert ">⊕⊕⊕◯ figures the source prints: made-up words for grade 2</text>" in evidence
     assert ">Sources: Hand-made study one (2026, measured here); Hand-made</text>" in evidence
