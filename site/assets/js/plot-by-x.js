@@ -15,7 +15,11 @@ export function pointsOf(spec, selected) {
 // A point's words, in its tip (its <title> in an embed): its series, value with unit and kind, load and
 // provenance.
 export const pointText = (spec, p) =>
-  `${p.series}\n${p.text} ${spec.unit} (${p.kind})\n${spec.x_label}: ${p.x}\n${p.provenance}`;
+  `${p.series}\n${p.text} ${unitAfter(p.text, spec.unit)} (${p.kind})\n${spec.x_label}: ${p.x}\n${p.provenance}`;
+
+// A unit as written after a value's text: a ratio's "× reference" after "1.00×" is "reference" (not
+// "1.00× × reference").
+const unitAfter = (text, unit) => (text.endsWith("×") && unit.startsWith("×") ? unit.slice(1).trim() : unit);
 
 // What the keys walk (chart-keys.js) on a chart plotByX drew.
 export const keysOf = (spec, selected) =>
