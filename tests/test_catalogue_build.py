@@ -135,3 +135,24 @@ def test_a_page_of_many_charts_draws_the_first_forty_then_each_as_it_comes_near(
         page.close()
     finally:
         server.shutdown()
+
+
+def test_a_system_s_runs_of_two_benchmarks_are_two_lines_on_explore(catalogue: Layout, page):
+    """hgxl64's MyRocks study (MDEV-13845) ran each system with sysbench read-only and read/write at the
+    same thread counts, every run a row of its one table of runs: Explore draws a line a benchmark, not
+    one line going up and down between them at each thread count."""
+    server = serve_folder(catalogue.public)
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/explore/"
+                  "?study=hgxl64-mdev13845-myrocks-compression-2018&metric=tps")
+        page.wait_for_selector("#explore-chart[data-drawn]:not([data-drawn=none])")
+        caption = page.inner_text("#explore-chart figcaption")
+        paths = page.eval_on_selector_all("#explore-chart svg g[aria-label=line] path",
+                                          "ps => ps.map(p => p.getAttribute('d'))")
+    finally:
+        server.shutdown()
+    assert "one line per system, state, table and benchmark" in caption
+    assert len(paths) > 3
+    for d in paths:
+        xs = [float(x) for x in re.findall(r"[ML](-?[0-9.]+),", d)]
+        assert len(xs) > 1 and all(a < b for a, b in zip(xs, xs[1:])), d  # each thread count once a line

@@ -134,13 +134,20 @@ export function drawChart(matching, {width, positions = {}, small = false, label
   let series = [];
   if (threaded.length) {
     series = seriesOf(threaded, {x: "threads", y: "value", z: "line", stroke: "name", title: "name"});
-    // One system in one state from two tables by thread count: the table's title tells them apart.
+    // One system in one state from two tables by thread count: the table's title tells them apart;
+    // from one table (a study's runs) in two benchmarks, the benchmark does.
     const count = new Map();
-    for (const s of series) count.set(s.title, (count.get(s.title) ?? 0) + 1);
+    const tables = new Map();
+    for (const s of series) {
+      count.set(s.title, (count.get(s.title) ?? 0) + 1);
+      tables.set(s.title, (tables.get(s.title) ?? new Set()).add(s.first.table));
+    }
     if (series.some((s) => count.get(s.title) > 1)) {
       const labels = new Map();
       for (const s of series) {
-        if (count.get(s.title) > 1) s.title = s.stroke = `${s.title}, ${s.first.tableTitle}`;
+        if (count.get(s.title) > 1) {
+          s.title = s.stroke = `${s.title}, ${tables.get(s.title).size > 1 ? s.first.tableTitle : s.first.benchmark}`;
+        }
         labels.set(s.first.line, s.title);
       }
       for (const p of threaded) p.label = labels.get(p.line) ?? p.name;

@@ -52,10 +52,12 @@ export function recordOf(row, params) {
     // its name as pages write it (fields.metric_text, by the export)
     row, facets, metric: `${d("metric")} (${d("unit")})`, metricText: d("metric-text"),
     study: d("study"), group: d("group") && `${d("system")}|${d("group")}|${d("table")}`,
-    // A series is one system in one state from one table (the result a value comes from): a
-    // per-user table and a summary table of the same system are never joined into one line.
+    // A series is one system in one state from one table (the result a value comes from) and one
+    // benchmark: a per-user table and a summary table of the same system are never joined into one
+    // line, nor a system's read-only and read-write runs (both of the table "runs").
     point: {row, system: d("system"), state: d("state"), threads: d("threads") ? Number(d("threads")) : null,
-      line: `${d("system")}|${d("state")}|${d("table")}`, name, label: name, table: d("table"), unit: d("unit"),
+      line: `${d("system")}|${d("state")}|${d("table")}|${d("benchmark")}`, name, label: name, table: d("table"),
+      benchmark: d("benchmark"), unit: d("unit"),
       tableTitle: d("table-title"), column: d("column"),
       value: Number(mean ?? d("value")), meanText: d("mean-text"), low: mean ? Number(d("low")) : null,
       high: mean ? Number(d("high")) : null, runs: mean ? Number(d("runs")) : 1},

@@ -179,7 +179,7 @@ function single(matching, state, caption) {
   keyboardTips(canvas, drawn.tips, {label: `${matching[0].metricText} in ${studyTitle(matching)}`});
   const singleTables = new Set(single.map((p) => p.tableTitle));
   caption.textContent = `${matching[0].metricText} in ${studyTitle(matching)}${filtersText(state)}` +
-    (threaded.length ? `; one line per system, state and table, by thread count` : "; one panel per table") +
+    (threaded.length ? `; one line per system, state, table and benchmark, by thread count` : "; one panel per table") +
     (series.some((s) => s.dash) ? "; dashed: not in optimal state" : "") +
     (threaded.length && single.length
       ? `; ${single.length} value${single.length > 1 ? "s" : ""} without a thread count (${[...singleTables].map((t) => `“${t}”`).join(", ")}) drawn apart below, not joined to the lines`
