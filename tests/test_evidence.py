@@ -161,3 +161,27 @@ def test_facet_values_spelt_as_keys_are_written_in_words():
     assert by_key["protocol"].word("fcp") == "Fibre Channel (FCP)"
     assert by_key["filesystem"].word("ext4") == "ext4"
     assert by_key["device_class"].word(None) is None
+
+
+def test_the_home_chart_shows_each_study_s_lowest_and_highest_of_the_best_grade():
+    """Under a facet's answer on the home page (evidence.home_rows): of the rows its sentence is over (its
+    metric, its best grade), each study's lowest and highest median; a row of a lower grade is not drawn."""
+    from ingest.publish.evidence import answer, home_rows
+    rows = [_row("s1", "One", 2019, 1.0, 1.2), _row("s1", "One", 2019, 1.1, 1.5, other="c"),
+            _row("s1", "One", 2019, 1.2, 1.3, other="d"), _row("s2", "Two", 2020, 0.8, 0.9),
+            _row("s3", "Three", 2021, 2.0, 3.0, rank=3)]
+    home = home_rows(rows, answer(rows, name="doublewrite", optimal=False))
+    assert [(r["study"], r["other"], r["median"]) for r in home["home"]] == [
+        ("s1", "b", 1.1), ("s1", "c", 1.3), ("s2", "b", 0.8500000000000001)]
+    assert home["home_of"] == 4
+
+
+def test_past_its_rows_the_home_chart_keeps_the_extremes_then_each_study_s_lowest(monkeypatch):
+    from ingest.publish import evidence
+    monkeypatch.setattr(evidence, "HOME_ROWS", 3)
+    rows = [_row(f"s{i}", f"S{i}", 2020, 1.0 + i / 10, 1.0 + i / 10 + 0.05) for i in range(4)]
+    rows += [_row(f"s{i}", f"S{i}", 2020, 2.0 + i / 10, 2.0 + i / 10 + 0.05, other="c") for i in range(4)]
+    home = evidence.home_rows(rows, evidence.answer(rows, name="doublewrite", optimal=False))
+    # the lowest (s0's 1.025), the highest (s3's 2.325), then s1's lowest (1.125)
+    assert sorted((r["study"], r["other"]) for r in home["home"]) == [("s0", "b"), ("s1", "b"), ("s3", "c")]
+    assert home["home_of"] == 8

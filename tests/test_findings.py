@@ -108,3 +108,24 @@ def test_a_claim_on_the_claims_page_is_its_bundles(built_site):
             "This claim in its study's ledger</a>") in page
     study = (built_site.public / "studies" / "graid-supremeraid-mysql-2023" / "index.html").read_text(encoding="utf-8")
     assert 'id="claim-decline-supremeraid-raid10"' in study
+
+
+def test_each_answer_on_the_home_page_has_the_chart_of_its_rows(built_site, page, site_url):
+    """Under each facet's answer that has evidence, a forest plot of the rows it is over (drawn by the
+    facet pages' script; the same rows as a table without it), each row within one study."""
+    import json as _json
+
+    answers = _json.loads((built_site.export / "data" / "answers.json").read_text(encoding="utf-8"))
+    with_rows = [slug for slug, a in answers.items() if a["home"]]
+    assert with_rows and all(answers[s]["answer"]["rank"] is not None for s in with_rows)
+    home = (built_site.public / "index.html").read_text(encoding="utf-8")
+    assert home.count('<div class="home-evidence">') == len(with_rows)
+    for slug in with_rows:
+        a = answers[slug]
+        assert {r["metric"] for r in a["home"]} == {a["answer"]["metric"]}
+        assert {r["rank"] for r in a["home"]} == {a["answer"]["rank"]}
+    page.goto(site_url + "/")
+    page.wait_for_selector("section.findings figure[data-drawn=evidence]")
+    assert page.locator("section.findings figure.evidence-plot[data-drawn=evidence]").count() == len(with_rows)
+    assert page.locator("section.findings details.evidence-table[open]").count() == 0  # closed once drawn
+    assert page.errors == []

@@ -90,6 +90,29 @@ def plotted(rows: list[dict], metric: str | None) -> list[int]:
     return [i for i, r in enumerate(rows) if metric is not None and r["metric"] == metric and r["left_out"] is None]
 
 
+HOME_ROWS = 8  # the rows of a facet's chart on the home page, at most
+
+
+def home_rows(rows: list[dict], found: dict) -> dict:
+    """What the home page draws under a facet's answer (``found``: answer's), from the rows its sentence
+    is over (the plot's metric, the best grade): each study's lowest and highest, so that every study
+    and the answer's whole range show; past HOME_ROWS, the lowest and highest of all and then each
+    study's lowest. In the plot's order, with how many rows the sentence is over (``home_of``)."""
+    best = [rows[i] for i in plotted(rows, found["metric"]) if rows[i]["rank"] == found["rank"]]
+    by_study: dict[str, list[dict]] = {}
+    for r in best:
+        by_study.setdefault(r["study"], []).append(r)
+    ends = [id(r) for s in by_study.values() for r in (min(s, key=lambda r: r["median"]),
+                                                         max(s, key=lambda r: r["median"]))]
+    picked = list(dict.fromkeys(ends))
+    if len(picked) > HOME_ROWS:
+        extremes = [id(min(best, key=lambda r: r["median"])), id(max(best, key=lambda r: r["median"]))]
+        lows = [id(min(s, key=lambda r: r["median"])) for s in by_study.values()]
+        picked = list(dict.fromkeys(extremes + lows))[:HOME_ROWS]
+    chosen = set(picked)
+    return {"home": [r for r in best if id(r) in chosen], "home_of": len(best)}
+
+
 def sort_rows(rows: list[dict]) -> list[dict]:
     """Rows as the plot and the table list them: by metric (the registry's order), grade, then median."""
     order = {m.key: i for i, m in enumerate(registry().metrics)}

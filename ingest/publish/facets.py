@@ -19,7 +19,7 @@ from pathlib import Path
 from ..bundles.fields import Field, facet_pages, metric_label
 from ..database.evidence import as_data as evidence_grades
 from . import alt_text
-from .evidence import answer, plotted, sort_rows
+from .evidence import answer, home_rows, plotted, sort_rows
 from .colours import colour_chart
 from .db import Snapshot
 from .like import NOT_STATED, configurations, like_for_like
@@ -382,13 +382,14 @@ def evidence_data(facets: dict) -> dict[str, dict]:
         found = answer(rows, name=page["name"], optimal=facet.page.baseline == "optimal")
         out[facet.page.slug] = {"order": order, "title": page["title"], "question": facet.page.question,
                                 "path": f"/{facet.page.slug}/", "answer": found, "rows": rows,
-                                "plot": plotted(rows, found["metric"])}
+                                "plot": plotted(rows, found["metric"]), **home_rows(rows, found)}
     return out
 
 
 def write_answers(evidence: dict[str, dict], *, data_dir: Path) -> None:
-    """Write ``answers.json``, each facet's question and answer without its rows (the home page and
-    /facets/ read it; a facet page reads its own entry of facets.json, rows and all), and
+    """Write ``answers.json``, each facet's question and answer without its rows but those the home page
+    draws (the home page and /facets/ read it; a facet page reads its own entry of facets.json, rows and
+    all), and
     ``evidence_grades.json``, the grades' marks and words (schema/evidence-grades.yaml)."""
     answers = {slug: {k: v for k, v in e.items() if k not in ("rows", "plot")} for slug, e in evidence.items()}
     (data_dir / "answers.json").write_text(json.dumps(answers, ensure_ascii=False), encoding="utf-8")
