@@ -156,3 +156,22 @@ def test_a_system_s_runs_of_two_benchmarks_are_two_lines_on_explore(catalogue: L
     for d in paths:
         xs = [float(x) for x in re.findall(r"[ML](-?[0-9.]+),", d)]
         assert len(xs) > 1 and all(a < b for a, b in zip(xs, xs[1:])), d  # each thread count once a line
+
+
+def test_no_study_page_is_wider_than_a_phone(catalogue: Layout, browser):
+    """Every study's page at 375 px fits its width (a source's long address once made the High
+    Performance MySQL study's page 513 px wide)."""
+    server = serve_folder(catalogue.public)
+    context = browser.new_context(viewport={"width": 375, "height": 812})
+    page = context.new_page()
+    wide = {}
+    try:
+        for study in STUDIES:
+            page.goto(f"http://127.0.0.1:{server.server_port}/studies/{study}/")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 375:
+                wide[study] = width
+    finally:
+        context.close()
+        server.shutdown()
+    assert wide == {}
