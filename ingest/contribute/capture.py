@@ -26,6 +26,8 @@ from .bundle_writer import WriteError, publish, staged_bundle
 from ..parsers import ParseError
 from ..parsers.sysbench_runs import parse_file
 
+# The licence of runs measured here, as a capture's bundle states it (the repository's own).
+MEASURED_LICENCE = "MIT, as the rest of this repository (measured for this site)"
 RECORDED_VARIABLES = (
     "version", "innodb_doublewrite", "innodb_buffer_pool_size", "innodb_flush_log_at_trx_commit",
     "innodb_flush_method", "innodb_log_file_size", "innodb_page_size", "innodb_file_per_table",
@@ -397,7 +399,7 @@ class Capture:
                         "on and off and table compression on and off."),
             "sources": [{"id": "capture", "publisher": "benchdb capture", "title": "Measured runs (this bundle's logs)",
                          "date": today, "language": "en", "identifier": "artifacts/ in this bundle",
-                         "kind": "measured-here"}],
+                         "kind": "measured-here", "licence": MEASURED_LICENCE}],
             "systems": systems, "workloads": workloads, "results": results, "notes": notes,
             "charts": [{"id": "tps-by-threads", "title": "Transactions per second by threads (mean and spread of runs)",
                         "metric": "tps", "x": "threads"},
