@@ -44,7 +44,7 @@ def test_a_tiny_capture_validates_and_loads(tmp_path):
     assert len([r for r in bundle.results if r.format == "sysbench"]) == 8  # 4 variants x 2 thread counts
     assert "&id" not in (out / "bundle.yaml").read_text()
     assert [(s.kind, s.licence) for s in bundle.sources] == [
-        ("measured-here", "MIT, as the rest of this repository (measured for this site)")]
+        ("measured-here", "MIT, as the rest of this repository (runs this project measured)")]
     tables = (out / "artifacts" / "dw-on-compressed-oltp_read_write-tables.txt").read_text().splitlines()
     assert tables[0] == "table_name\tengine\trow_format\tcreate_options"
     assert tables[1].split("\t")[:3] == ["sbtest1", "InnoDB", "Compressed"]

@@ -27,7 +27,7 @@ from ..parsers import ParseError
 from ..parsers.sysbench_runs import parse_file
 
 # The licence of runs measured here, as a capture's bundle states it (the repository's own).
-MEASURED_LICENCE = "MIT, as the rest of this repository (measured for this site)"
+MEASURED_LICENCE = "MIT, as the rest of this repository (runs this project measured)"
 RECORDED_VARIABLES = (
     "version", "innodb_doublewrite", "innodb_buffer_pool_size", "innodb_flush_log_at_trx_commit",
     "innodb_flush_method", "innodb_log_file_size", "innodb_page_size", "innodb_file_per_table",
