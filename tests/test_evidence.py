@@ -98,6 +98,7 @@ def test_inconsistent_cells_make_no_ratio_and_are_named(built_site):
 def _row(study, title, year, low, high, *, rank=1, state="optimal", other="b", left_out=None):
     return {"study": study, "title": title, "year": year, "source_kind": "independent", "reference": "a",
             "reference_label": "A", "reference_value": "on", "other": other, "other_label": "B", "other_value": "off",
+            "systems": "B over A",
             "metric": "tps", "metric_label": "Transactions per second", "unit": "tps", "state": state,
             "by_loads": True, "loads": 3, "median": (low + high) / 2, "low": low, "high": high, "rank": rank,
             "left_out": left_out, "loads_left_out": 0}

@@ -46,8 +46,17 @@ def _reason(cells: list[dict]) -> str:
     return reasons[flags[0]] if flags else "no ratio"
 
 
+ITSELF = "itself in optimal state"  # what a system is compared with on /array-state/
+
+
+def systems(row: dict) -> str:
+    """The pair of a row in words: the other system over its reference (or over itself in optimal state)."""
+    return f"{row['other_label']} over {ITSELF if row['reference'] == row['other'] else row['reference_label']}"
+
+
 def evidence_rows(entry: dict, head: dict) -> list[dict]:
-    """A study's evidence rows on one facet page, from its entry there (facets.py)."""
+    """A study's evidence rows on one facet page, from its entry there (facets.py), each with its pair in
+    words (``systems``: what the table, the plot, its CSV and /sql/ show)."""
     meta = study_meta(head, title=entry["title"])
     values = {(p["reference"], p["other"]): (p["reference_value"], p["other_value"]) for p in entry["pairs"]}
     out = []
@@ -73,15 +82,8 @@ def evidence_rows(entry: dict, head: dict) -> list[dict]:
                 "rank": max(c["evidence_rank"] for c in (used or cells)),
                 "left_out": None if used else _reason(cells),
                 "loads_left_out": len(cells) - len(used)})
+            out[-1]["systems"] = systems(out[-1])
     return out
-
-
-ITSELF = "itself in optimal state"  # what a system is compared with on /array-state/
-
-
-def systems(row: dict) -> str:
-    """The pair of a row in words: the other system over its reference (or over itself in optimal state)."""
-    return f"{row['other_label']} over {ITSELF if row['reference'] == row['other'] else row['reference_label']}"
 
 
 def plotted(rows: list[dict], metric: str | None) -> list[int]:
@@ -99,18 +101,16 @@ def home_rows(rows: list[dict], found: dict) -> dict:
     and the answer's whole range show; past HOME_ROWS, the lowest and highest of all and then each
     study's lowest. In the plot's order, with how many rows the sentence is over (``home_of``)."""
     best = [rows[i] for i in plotted(rows, found["metric"]) if rows[i]["rank"] == found["rank"]]
-    by_study: dict[str, list[dict]] = {}
-    for r in best:
-        by_study.setdefault(r["study"], []).append(r)
-    ends = [id(r) for s in by_study.values() for r in (min(s, key=lambda r: r["median"]),
-                                                         max(s, key=lambda r: r["median"]))]
-    picked = list(dict.fromkeys(ends))
+    by_study: dict[str, list[int]] = {}
+    for i, r in enumerate(best):
+        by_study.setdefault(r["study"], []).append(i)
+    median = lambda i: best[i]["median"]  # noqa: E731
+    lows = [min(places, key=median) for places in by_study.values()]
+    picked = set(lows) | {max(places, key=median) for places in by_study.values()}
     if len(picked) > HOME_ROWS:
-        extremes = [id(min(best, key=lambda r: r["median"])), id(max(best, key=lambda r: r["median"]))]
-        lows = [id(min(s, key=lambda r: r["median"])) for s in by_study.values()]
-        picked = list(dict.fromkeys(extremes + lows))[:HOME_ROWS]
-    chosen = set(picked)
-    return {"home": [r for r in best if id(r) in chosen], "home_of": len(best)}
+        every = range(len(best))
+        picked = set(list(dict.fromkeys([min(every, key=median), max(every, key=median), *lows]))[:HOME_ROWS])
+    return {"home": [best[i] for i in sorted(picked)], "home_of": len(best)}
 
 
 def sort_rows(rows: list[dict]) -> list[dict]:
@@ -190,13 +190,12 @@ def _compared(rows: list[dict], *, optimal: bool) -> str:
         [r for r in rows if (r["other_value"], r["reference_value"]) == (other, reference)]) for other, reference in pairs)
 
 
-def _left_out(rows: list[dict], *, metric: str, optimal: bool) -> str:
+def _left_out(rows: list[dict], *, metric: str) -> str:
     """The rows of ``metric`` that make no ratio, each pair named once with its states and the reason."""
     left: dict[tuple, list] = {}
     for r in rows:
         if r["left_out"] is not None and r["metric"] == metric:
-            what = f"{r['other_label']} over " + (ITSELF if optimal else r["reference_label"])
-            left.setdefault((what, r["left_out"]), []).append(r["state"] or "state not stated")
+            left.setdefault((r["systems"], r["left_out"]), []).append(r["state"] or "state not stated")
     if not left:
         return ""
     # a pair left out at several workloads: each state named once
@@ -210,7 +209,7 @@ def answer(rows: list[dict], *, name: str, optimal: bool) -> dict:
     grades = {g["rank"]: g for g in as_data()["grades"]}
     usable = [r for r in rows if r["left_out"] is None]
     if not usable:
-        sentence = ("No pair makes a ratio." + _left_out(rows, metric=rows[0]["metric"], optimal=optimal) if rows
+        sentence = ("No pair makes a ratio." + _left_out(rows, metric=rows[0]["metric"]) if rows
                     else "No study in the database has a like-for-like pair for this question yet.")
         return {"sentence": sentence, "rank": None, "metric": None, "years": [], "kinds": [], "studies": 0, "pairs": 0}
     order = {m.key: i for i, m in enumerate(registry().metrics)}
@@ -228,7 +227,7 @@ def answer(rows: list[dict], *, name: str, optimal: bool) -> dict:
                  f"({_pairs_in([r for r in of_metric if r['rank'] == rank])}, {grades[rank]['mark']} {grades[rank]['label']})"
                  for rank in lower]
         sentence += " Apart, of lower grade: " + "; ".join(parts) + "."
-    sentence += _left_out(rows, metric=metric, optimal=optimal)
+    sentence += _left_out(rows, metric=metric)
     years = sorted({r["year"] for r in top if r["year"]})
     return {"sentence": sentence, "rank": best, "metric": metric, "years": years,
             "kinds": sorted({r["source_kind"] for r in top}), "studies": len({r["study"] for r in top}),
@@ -242,7 +241,7 @@ SQL_TABLE = "evidence"
 SQL_COLUMNS = (("facet", pa.string()), ("study", pa.string()), ("title", pa.string()), ("year", pa.int32()),
                ("source_kind", pa.string()), ("reference", pa.string()), ("reference_label", pa.string()),
                ("reference_value", pa.string()), ("other", pa.string()), ("other_label", pa.string()),
-               ("other_value", pa.string()), ("workload", pa.string()), ("metric", pa.string()), ("unit", pa.string()),
+               ("other_value", pa.string()), ("systems", pa.string()), ("workload", pa.string()), ("metric", pa.string()), ("unit", pa.string()),
                ("state", pa.string()), ("by_loads", pa.bool_()), ("loads", pa.int32()), ("median", pa.float64()),
                ("low", pa.float64()), ("high", pa.float64()), ("grade_rank", pa.int32()), ("grade", pa.string()),
                ("left_out", pa.string()), ("loads_left_out", pa.int32()))
@@ -250,7 +249,9 @@ SQL_MEANINGS = {
     "facet": "The facet page (its address)", "year": "Earliest year of the study's original sources",
     "source_kind": "Who published the study's original sources (schema/fields.yaml: source_kinds)",
     "reference": "System the ratio is to (= 1)",
-    "other": "System whose value is over the reference's", "workload": "The workload's tool and test",
+    "other": "System whose value is over the reference's",
+    "systems": "The pair in words: the other system over its reference (or over itself in optimal state)",
+    "workload": "The workload's tool and test",
     "by_loads": "A series over loads (else a single figure)",
     "loads": "Loads (thread counts) with a ratio", "median": "Median ratio over the loads",
     "low": "Lowest ratio over the loads", "high": "Highest ratio over the loads",

@@ -17,7 +17,7 @@ from ..database.evidence import as_data
 from . import embed_specs
 from .citation import reference, write_references
 from .embeds import csv_bytes
-from .evidence import ITSELF, SQL_TABLE, ratio_text, systems
+from .evidence import SQL_TABLE, ratio_text
 
 COLUMNS = ["study", "title", "systems", "workload", "metric", "state", "median", "low", "high", "grade", "year",
            "source_kind"]
@@ -36,9 +36,7 @@ def sql(slug: str, metric: str) -> str:
     """The query of /sql/'s ``evidence`` table that gives the plot's rows, in its order and with its CSV's
     columns."""
     return (f"SELECT study, title,\n"
-            f"       CASE WHEN reference = other THEN other_label || ' over {ITSELF}'\n"
-            f"            ELSE other_label || ' over ' || reference_label END AS systems,\n"
-            f"       workload, metric, state, median, low, high, grade, year, source_kind\n"
+            f"       systems, workload, metric, state, median, low, high, grade, year, source_kind\n"
             f"FROM {SQL_TABLE}\n"
             f"WHERE facet = {_quoted(slug)} AND metric = {_quoted(metric)} AND left_out IS NULL\n"
             f"ORDER BY grade_rank, median, study, other, coalesce(workload, '')\n")
@@ -46,9 +44,7 @@ def sql(slug: str, metric: str) -> str:
 
 def _sources(rows: list[dict]) -> list[str]:
     """Each study of ``rows`` once, with its year and who published it."""
-    seen = dict.fromkeys((r["title"], r["year"], r["source_kind"]) for r in rows)
-    return [f"{title} ({f'{year}, ' if year and not title.endswith(f'({year})') else ''}{kind})"
-            for title, year, kind in seen]
+    return list(dict.fromkeys(r["study_label"] for r in rows))  # (evidence.study_meta)
 
 
 def _alt(rows: list[dict]) -> str:
@@ -67,7 +63,7 @@ def _embed(slug: str, entry: dict, *, out: Path, site_url: str) -> tuple[dict, s
         return None
     grades = as_data()["grades"]
     key = {g["rank"]: g["key"] for g in grades}
-    data = csv_bytes(COLUMNS, [[r["study"], r["title"], systems(r), r["workload"] or "", r["metric"], r["state"] or "",
+    data = csv_bytes(COLUMNS, [[r["study"], r["title"], r["systems"], r["workload"] or "", r["metric"], r["state"] or "",
                                 repr(r["median"]), repr(r["low"]), repr(r["high"]), key[r["rank"]],
                                 "" if r["year"] is None else r["year"], r["source_kind"]] for r in rows])
     chart_id = embed_id(slug)

@@ -56,7 +56,7 @@ export function layout(data, width) {
   let top = 6;
   const rows = data.rows.map((r) => {
     const label = `${r.study_label} ${marks[r.rank].mark}`;  // (evidence.py: study_meta)
-    const pair = `${r.other_label} over ${r.reference === r.other ? "itself in optimal state" : r.reference_label}` +
+    const pair = `${r.systems}` +  // (evidence.py: systems)
       `${r.workload ? `, ${r.workload}` : ""}${r.state ? `, ${r.state}` : ""}${r.by_loads ? "" : " (single figure)"}` +
       `: ${r.low === r.high ? ratio(r.median) : `${ratio(r.median)} (${ratio(r.low)} to ${ratio(r.high)})`}`;
     const lines = wrap(`${label}\n${pair}`, chars);
