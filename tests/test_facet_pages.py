@@ -66,15 +66,34 @@ def test_storage_product_pairs_one_raid_level_each(facets):
     assert _pairs(facets, "storage-product", "seagate-nytro-mysql-2015") == {("nytro", "competitor")}
 
 
+# The tuning steps' system states no database settings (bundle lines 99-107); the three protocols' state
+# them (the database anchor, lines 41-60)
+NFS_TUNING = (
+    "differs from every system of another protocol in doublewrite (not stated against off), buffer pool (MiB) "
+    "(not stated against 22528), flush method (innodb_flush_method) (not stated against fsync (default)), log flush "
+    "at commit (innodb_flush_log_at_trx_commit) (not stated against 1), InnoDB page size (KiB) (not stated against "
+    "16), server setting innodb_buffer_pool_size (not stated against 22G), server setting innodb_log_file_size (not "
+    "stated against 500M), server setting innodb_support_xa (not stated against OFF), server setting "
+    "innodb_thread_concurrency (not stated against 32), server setting innodb_checksums (not stated against 0), "
+    "server setting innodb_open_files (not stated against 4096), server setting innodb_adaptive_hash_index (not "
+    "stated against 0) and server setting innodb_max_dirty_pages_pct (not stated against 90 (default)) as well")
+
+
 def test_protocol_pairs_and_the_system_left_out(facets):
     study = _study(facets, "protocol", NETAPP)
     assert _pairs(facets, "protocol", NETAPP) == {("iscsi", "fcp"), ("nfs", "fcp"), ("nfs", "iscsi")}
     nfs = next(p for p in study["pairs"] if p["other"] == "nfs" and p["reference"] == "fcp")
-    assert nfs["follows"] == [{"label": "Filesystem", "values": ["ext3", "nfs"]}]  # an NFS mount's filesystem is NFS
+    # an NFS mount's filesystem, its version and its mount options are NFS's (bundle lines 92-98 against 73-78)
+    why = "an NFS mount is both the protocol and the filesystem, and its version and mount options are NFS's"
+    assert nfs["follows"] == [
+        {"key": "filesystem", "label": "Filesystem", "values": ["nfs", "ext3"], "why": why},
+        {"key": "filesystem.version", "label": "Filesystem version", "values": ["3", "not stated"], "why": why},
+        {"key": "filesystem.mount_options", "label": "Mount options", "values": [
+            "hard, rw, rsize=32768, wsize=32768, bg, vers=3, tcp, actimeo=600, nointr, suid, timeo=600", "not stated"],
+         "why": why}]
     assert study["left_out"] == [{
         "system": "nfs-tuning", "label": "NFSv3 during tuning (the configuration changes step by step)",
-        "reason": "differs from every system of another protocol in doublewrite, buffer pool (MiB), flush method "
-                      "(innodb_flush_method) and log flush at commit (innodb_flush_log_at_trx_commit) as well"}]
+        "reason": NFS_TUNING}]
     g = _group(facets, "protocol", NETAPP, "oet-any-vs-iscsi")
     assert {r["system"]: r["cells"][0]["ratio"] for r in g["rows"]} == {"iscsi": 1.0, "nfs": round(11262 / 12222, 4)}
 
@@ -204,13 +223,14 @@ def test_facet_pages_show_pairs_left_out_systems_and_caveats(page, site_url):
     page.goto(site_url + "/raid-level/")
     pairs = page.locator("ul.facet-pairs li").all_inner_texts()
     assert [p.removesuffix(" · compare") for p in pairs] == [
-        "Linux MD RAID 6 (6) against Linux MD RAID 10 (10)", "SupremeRAID RAID 6 (6) against SupremeRAID RAID 10 (10)"]
+        "Linux MD RAID 6 (6) against Linux MD RAID 10 (10); host tuning /sys/block/md6/md/group_thread_cnt differs "
+        "too (8 against not stated), as it follows from the RAID level: MD's parity worker threads exist for RAID 4, "
+        "5 and 6 only",
+        "SupremeRAID RAID 6 (6) against SupremeRAID RAID 10 (10)"]
     assert page.locator("h3", has_text="Against SupremeRAID RAID 10 (10; has the baseline's RAID level (10))").count() == 1
     page.goto(site_url + "/protocol/")
     assert page.locator(".facet-left-out li").inner_text() == (
-        "NFSv3 during tuning (the configuration changes step by step): differs from every system of another "
-        "protocol in doublewrite, buffer pool (MiB), flush method (innodb_flush_method) and log flush at commit "
-        "(innodb_flush_log_at_trx_commit) as well")
+        "NFSv3 during tuning (the configuration changes step by step): " + NFS_TUNING)
     page.goto(site_url + "/doublewrite/")
     caveats = page.locator(f'section[data-study="{MEASURED}"] aside.facet-caveats')
     assert "Measured on a small 2-core virtual machine" in caveats.inner_text()

@@ -36,6 +36,7 @@ class Field(_Strict):
     display: Literal["on-off"] | None = None
     words: dict[str, str] = {}  # how pages write a value the format spells as a key (nvme-ssd: NVMe SSD)
     roles: tuple[Role, ...]
+    facts: tuple[str, ...] = ()  # a compare field: the bundle facts it shows (schema/like-for-like.yaml)
     page: FacetPage | None = None
 
     def word(self, value: str | None) -> str | None:

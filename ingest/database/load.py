@@ -273,7 +273,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
             "distribution": w.distribution, "data_gb": w.data_gb,
         } for w in b.workloads],
         "system_settings": [{
-            "study": study, "system": s.id, "name": name, "value": _setting_text(value),
+            "study": study, "system": s.id, "name": name, "value": setting_text(value),
         } for s in b.systems for name, value in s.database.settings.items()],
         "measurements": [],
         "artifacts": [],
@@ -338,7 +338,7 @@ def _setup(b: Bundle, sources: dict[str, Source]) -> dict:
     return setup
 
 
-def _setting_text(value: str | int | float | bool) -> str:
+def setting_text(value: str | int | float | bool) -> str:
     """A recorded setting as text, as a server prints it: a YAML boolean is ON or OFF."""
     if isinstance(value, bool):
         return "ON" if value else "OFF"
@@ -350,7 +350,7 @@ def _setting(settings: dict, name: str) -> str | None:
     the bundle does not state it."""
     for key, value in settings.items():
         if key.lower().replace("-", "_") == name:
-            return _setting_text(value)
+            return setting_text(value)
     return None
 
 

@@ -54,8 +54,9 @@ def _pairs(db: Snapshot, study: str, *, values: str, pair: str, facet: str, grou
 
 
 def _name(label: str) -> str:
-    """A field label inside a sentence: "RAID level" stays, "Buffer pool (MiB)" becomes "buffer pool (MiB)"."""
-    return label if label[:2].isupper() else label[:1].lower() + label[1:]
+    """A field label inside a sentence: "RAID level" and "InnoDB page size" stay, "Buffer pool (MiB)" becomes
+    "buffer pool (MiB)"."""
+    return label if any(c.isupper() for c in label.split()[0][1:]) else label[:1].lower() + label[1:]
 
 
 def _and(items: list[str]) -> str:
@@ -131,6 +132,17 @@ def _reference(a: str, b: str, baseline: str | None, config: dict, facet: Field)
     return a, b, "listed first in the bundle"
 
 
+def _in_words(differences: list[list]) -> str:
+    """The facts that differ (the same in each list), each with one system's value against the other
+    system's, or others' (one list of like.Difference per other system)."""
+    theirs: dict[str, list[str]] = {}
+    for ds in differences:
+        for d in ds:
+            theirs.setdefault(d.key, []).append(d.values[1])
+    return _and([f"{_name(d.label)} ({d.values[0]} against {' or '.join(dict.fromkeys(theirs[d.key]))})"
+                 for d in differences[0]])
+
+
 def _left_out(system: str, labels: dict, config: dict, facet: Field) -> str:
     """Why a system is in no pair that differs in ``facet`` alone."""
     name = _name(facet.label)
@@ -146,10 +158,11 @@ def _left_out(system: str, labels: dict, config: dict, facet: Field) -> str:
     breaking = {t: like_for_like(facet.key, config[system], config[t])[1] for t in others}
     if not any(breaking.values()):  # like for like, yet no value at a common point
         return f"no value at the same metric, state and load as {_and([labels[t] for t in others])}"
-    texts = {t: _and([_name(f.label) for f in fs]) for t, fs in breaking.items() if fs}
-    if len(set(texts.values())) == 1 and len(texts) == len(others):
+    facts = {t: tuple(d.key for d in ds) for t, ds in breaking.items() if ds}
+    if len(set(facts.values())) == 1 and len(facts) == len(others):
         every = "every other system" if len(others) == len(config) - 1 else f"every system of another {name}"
-        return f"differs from {every} in {next(iter(texts.values()))} as well"
+        return f"differs from {every} in {_in_words(list(breaking.values()))} as well"
+    texts = {t: _in_words([ds]) for t, ds in breaking.items() if ds}
     parts = [f"from {labels[t]} in {text} as well" for t, text in texts.items()]
     parts += [f"shares no value at the same metric, state and load with {labels[t]}" for t in others if t not in texts]
     return "differs " + "; ".join(parts)
@@ -194,9 +207,9 @@ def _candidates(db: Snapshot, doc: dict, facet: Field) -> dict[str, list[tuple[s
     candidates: dict[str, list[tuple[str, str, list]]] = {}  # reference: [(other, why, following)]
     for i, a in enumerate(with_values):
         for b in with_values[i + 1:]:
-            alone, _, following = like_for_like(facet.key, config[a], config[b])
-            if alone:
+            if like_for_like(facet.key, config[a], config[b])[0]:
                 ref, other, why = _reference(a, b, baseline, config, facet)
+                following = like_for_like(facet.key, config[other], config[ref])[2]  # as pages say a pair: other first
                 candidates.setdefault(ref, []).append((other, why, following))
     return candidates
 
@@ -242,9 +255,7 @@ def _against_each_other(db: Snapshot, doc: dict, facet: Field, candidates: dict,
                           "reference_value": facet.word(config[ref][facet.key]),
                           "other_value": facet.word(config[o][facet.key]),
                           "compare": f"/compare/?series={study}:{ref},{study}:{o}",
-                          "follows": [{"label": f.label,
-                                       "values": [f.word(config[ref][f.key]), f.word(config[o][f.key])]}
-                                      for f in following]})
+                          "follows": [d.as_data() for d in following]})
     paired = {p["reference"] for p in pairs} | {p["other"] for p in pairs}
     left_out = [{"system": s, "label": labels[s], "reason": _left_out(s, labels, config, facet)}
                 for s in labels if s not in paired]
