@@ -1,4 +1,4 @@
-"""Compare: picked series in the URL, shared values drawn, and every differing configuration field listed."""
+"""Compare: picked series in the URL, shared values drawn, and every differing recorded fact listed."""
 
 from __future__ import annotations
 
@@ -27,15 +27,20 @@ def _goto(page, url):
 def test_like_for_like_check_lists_what_differs(page, site_url):
     _goto(page, f"{site_url}/compare/?series={SR6},{MD10}")
     summary = page.locator("#fairness-summary")
-    assert summary.inner_text() == "2 configuration fields differ: Storage, RAID level."
-    assert page.locator("#compare-config tr.differs").count() == 2
+    # SupremeRAID RAID 6 against MD RAID 10 (the Graid bundle): product, level, the product's kind and
+    # version, and the two md rebuild speed limits only the MD systems set
+    assert summary.inner_text() == ("6 recorded facts differ: Storage, RAID level, Storage kind, Storage driver or firmware version, "
+            "host tuning dev.raid.speed_limit_min, host tuning dev.raid.speed_limit_max.")
+    assert page.locator("#compare-config tr.differs").count() == 6
     assert page.locator("#compare-chart").get_attribute("data-drawn") == "10"  # 5 thread counts x 2 series
     assert page.errors == []
 
 
 def test_protocols_differ_in_protocol_and_filesystem(page, site_url):
     _goto(page, f"{site_url}/compare/?series=netapp-tr3693-mysql-2010:fcp,netapp-tr3693-mysql-2010:nfs")
-    assert page.locator("#fairness-summary").inner_text() == "2 configuration fields differ: Protocol, Filesystem."
+    # TR-3693: the NFS mount's version (3) and mount options are stated, the FCP LUN's are not
+    assert page.locator("#fairness-summary").inner_text() == ("4 recorded facts differ: Protocol, Filesystem, "
+                                                             "Filesystem version, Mount options.")
 
 
 def test_picking_changes_the_url_and_back_restores(page, site_url):
@@ -45,7 +50,8 @@ def test_picking_changes_the_url_and_back_restores(page, site_url):
     page.locator(f'input[value="{MD10}"]').check()
     assert page.url.endswith(f"/compare/?series={MD10},{SR6}")  # one selection, one URL: the list's order
     _loaded(page)
-    assert page.locator("#fairness-summary").inner_text() == "2 configuration fields differ: Storage, RAID level."
+    assert page.locator("#fairness-summary").inner_text() == ("6 recorded facts differ: Storage, RAID level, Storage kind, Storage driver or firmware version, "
+        "host tuning dev.raid.speed_limit_min, host tuning dev.raid.speed_limit_max.")
     page.go_back()
     assert page.url.endswith(f"/compare/?series={SR6}")
     expect(page.locator("#fairness-summary")).to_have_text("Pick two or more series.")
@@ -64,7 +70,7 @@ DW_OFF = "measured-mariadb-2core-vm:dw-off-uncompressed"
 
 def test_repeated_runs_are_compared_as_mean_and_spread(page, site_url):
     _goto(page, f"{site_url}/compare/?series={DW_ON},{DW_OFF}")
-    assert page.locator("#fairness-summary").inner_text() == "1 configuration field differs: Doublewrite."
+    assert page.locator("#fairness-summary").inner_text() == "1 recorded fact differs: Doublewrite."
     assert page.locator("#compare-chart").get_attribute("data-drawn") == "6"  # 2 series x 3 thread counts
     titles = read_by_keys(page, "#compare-chart .chart-canvas")  # each point's tip
     # the three 2-thread runs with doublewrite on: 1851.25, 903.35 and 817.01 TPS (mean 1190.54)
@@ -78,7 +84,7 @@ def test_repeated_runs_are_compared_as_mean_and_spread(page, site_url):
 def test_embed_page_shows_the_comparison_from_its_query(page, site_url):
     _goto(page, f"{site_url}/embed/compare/?series={DW_ON},{DW_OFF}")
     assert not page.locator("#compare-form").is_visible()
-    assert page.locator("#fairness-summary").inner_text() == "1 configuration field differs: Doublewrite."
+    assert page.locator("#fairness-summary").inner_text() == "1 recorded fact differs: Doublewrite."
     assert page.locator("#compare-chart").get_attribute("data-drawn") == "6"
     back = page.get_by_role("link", name="Open this comparison in Compare, with provenance")
     assert back.get_attribute("href").endswith(f"/compare/?series={DW_ON},{DW_OFF}")
@@ -168,7 +174,11 @@ def test_without_javascript_each_study_links_its_series_page(browser, site_url, 
     assert links == [f"/compare/series/{s['study']}/" for s in index["studies"]]
     page.goto(f"{site_url}/compare/series/measured-mariadb-2core-vm/")
     assert page.locator("table.compare-config thead th[data-series]").count() == 4
-    assert page.locator("table.compare-config tbody tr").count() == len(index["fields"])
+    # the registry's fields, then the 13 other facts the study's bundle records (storage kind, mount
+    # options, page size, the eight server settings of its my.cnf, the host's OS and kernel)
+    assert page.locator("table.compare-config tbody tr").count() == len(index["fields"]) + 13
+    assert page.locator("table.compare-config tbody tr[data-fact] th").all_inner_texts()[3:5] == [
+        "server setting innodb_buffer_pool_size", "server setting innodb_log_file_size"]
     assert page.locator("table.compare-values tbody tr").count() == 144
     assert page.locator("table.compare-values details.value-prov").count() == 144
     context.close()

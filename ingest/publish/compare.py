@@ -1,5 +1,5 @@
-"""Compare: every (study, system) series with its configuration (the registry's compare fields) and
-its values, each with the coordinate it belongs to (runs, lowest, highest).
+"""Compare: every (study, system) series with its configuration (its facts by the like-for-like rule,
+like.py: the registry's compare fields, then each fact its bundle and runs record) and its values, each with the coordinate it belongs to (runs, lowest, highest).
 
 Written in two parts, so that neither Hugo nor a reader's browser holds every series at once: a small
 index (data/compare.json: the compare fields, and each study's series with their labels, from which
@@ -21,10 +21,10 @@ from pathlib import Path
 
 import duckdb
 
-from ..bundles.fields import fields, metric_text
+from ..bundles.fields import fields, keys, metric_text
 from .colours import positions
 from .db import RESULT_ORDER, group_of, rows
-from .like import config_sql
+from .like import NOT_STATED, config_sql, every_configuration, fact_label
 
 
 def export_compare(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: str = "TRUE") -> dict[str, dict | None]:
@@ -34,7 +34,9 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: s
     and each value its metric's words (fields.metric_text)."""
     label = ("study || ':' || system AS id, any_value(system_label) || ' (' || study || ')' AS label, "
              "any_value(study_title) AS study_heading")
-    series = rows(con, config_sql(where, extra=label) + " ORDER BY study, system")
+    series = rows(con, f"SELECT study, system, id, label, study_heading FROM ({config_sql(where, extra=label)}) "
+                       "ORDER BY study, system")
+    configs = every_configuration(con, where=where)
     values = rows(con, f"""
         SELECT study || ':' || system AS series, metric, unit, state, threads, value, value_text, value_kind,
                provenance, quote, source_href, runs, mean, mean_text, low, high, grade
@@ -49,11 +51,21 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: s
     studies: dict[str, dict | None] = {study: None for (study,) in con.execute(
         f"SELECT study FROM studies WHERE {where} ORDER BY study").fetchall()}
     colour = positions(con, where=where)
+    shown = keys("compare")
     for s in series:
-        study, title = s.pop("study"), s.pop("study_heading")
-        sid, name, position = s.pop("id"), s.pop("label"), colour[(study, s.pop("system"))]
-        entry = studies[study] = studies[study] or {"study": study, "title": title, "series": []}
-        entry["series"].append({"id": sid, "label": name, "colour": position, "config": s, "values": by_series[sid]})
+        study, system = s["study"], s["system"]
+        entry = studies[study] = studies[study] or {"study": study, "title": s["study_heading"], "series": [], "facts": {}}
+        config = configs[(study, system)]
+        for key in config:
+            if key not in shown:  # a fact beyond the registry's fields: a row of the study's own
+                entry["facts"].setdefault(key, fact_label(key))
+        entry["series"].append({"id": s["id"], "label": s["label"], "colour": colour[(study, system)], "config": config,
+                                "values": by_series[s["id"]]})
+    for entry in studies.values():
+        if entry:  # every series states every row: "not stated" where its bundle does not
+            entry["facts"] = [{"key": k, "label": label} for k, label in entry["facts"].items()]
+            for s in entry["series"]:
+                s["config"] = {**{f["key"]: NOT_STATED for f in entry["facts"]}, **s["config"]}
     folder = assets_dir / "compare"
     folder.mkdir(parents=True, exist_ok=True)
     entries: dict[str, dict | None] = {}
@@ -71,5 +83,6 @@ def write_compare_index(*, out_dir: Path, entries: dict[str, dict | None]) -> No
     """Write ``out_dir/compare.json``: the fields a series is described by, and the studies' entries
     (``entries``: every study's, None for a study with no series)."""
     index = [entries[study] for study in sorted(entries) if entries[study] is not None]
-    doc = {"fields": [{"key": f.key, "label": f.label} for f in fields("compare")], "studies": index}
+    doc = {"fields": [{"key": f.key, "label": f.label} for f in fields("compare")], "not_stated": NOT_STATED,
+           "studies": index}
     (out_dir / "compare.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")

@@ -33,10 +33,34 @@ export function fill(ids, pages, {config, values}) {
   const of = (id) => pages.get(studyOf(id));
   const head = config.tHead.rows[0];
   head.replaceChildren(head.cells[0], ...ids.map((id) => document.importNode(of(id).config.querySelector(`thead th[data-series="${CSS.escape(id)}"]`), true)));
-  for (const row of config.tBodies[0].rows) {
+  const body = config.tBodies[0];
+  for (const row of body.querySelectorAll("tr[data-fact]")) row.remove();
+  for (const row of body.rows) {
     const field = CSS.escape(row.dataset.field);
     row.replaceChildren(row.cells[0], ...ids.map((id) => document.importNode(
       of(id).config.querySelector(`tr[data-field="${field}"] td[data-series="${CSS.escape(id)}"]`), true)));
+  }
+  // The facts beyond the registry's fields (settings, options, ...): each picked series' study has rows of
+  // its own; a series whose study has no such row does not state that fact.
+  const facts = new Map();
+  for (const id of ids) {
+    for (const row of of(id).config.querySelectorAll("tbody tr[data-fact]")) {
+      if (!facts.has(row.dataset.field)) facts.set(row.dataset.field, row.cells[0]);
+    }
+  }
+  for (const [field, heading] of facts) {
+    const row = document.createElement("tr");
+    row.dataset.field = field;
+    row.dataset.fact = "";
+    row.append(document.importNode(heading, true), ...ids.map((id) => {
+      const cell = of(id).config.querySelector(`tr[data-field="${CSS.escape(field)}"] td[data-series="${CSS.escape(id)}"]`);
+      if (cell) return document.importNode(cell, true);
+      const none = document.createElement("td");
+      none.dataset.series = id;
+      none.textContent = config.dataset.notStated;
+      return none;
+    }));
+    body.append(row);
   }
   const rows = [];
   for (const id of ids) {

@@ -1,5 +1,5 @@
-// Compare: pick series (a system in a study), see their shared values, and the configuration
-// fields that differ between them. The picked series live in the URL (?series=a:x,b:y); their
+// Compare: pick series (a system in a study), see their shared values, and every recorded fact
+// (configuration field, setting, option) that differs between them. The picked series live in the URL (?series=a:x,b:y); their
 // configuration and values come from their studies' series pages (compare-load.js).
 import {dot, plot, ruleY} from "@observablehq/plot";
 import {fill, load, studyOf} from "./compare-load.js";
@@ -48,8 +48,8 @@ function showColumns(ids) {
     if (differs) differing.push(row.cells[0].textContent);
   }
   if (ids.length < 2) summary.textContent = "Pick two or more series.";
-  else if (differing.length === 0) summary.textContent = "Like for like: no configuration field differs.";
-  else summary.textContent = `${differing.length} configuration field${differing.length > 1 ? "s differ" : " differs"}: ${differing.join(", ")}.`;
+  else if (differing.length === 0) summary.textContent = "Like for like: no recorded fact differs.";
+  else summary.textContent = `${differing.length} recorded fact${differing.length > 1 ? "s differ" : " differs"}: ${differing.join(", ")}.`;
   summary.dataset.differs = differing.join("|");
 }
 
