@@ -26,7 +26,9 @@ Nested subfolders, or ones named with a date, are labelled by the words that tel
 named exactly as a filesystem type, or whose path holds one filesystem type as a word (``XFS``), gives
 the system's filesystem; nothing else is read from a name. A run's test is the log's, else the one a
 script beside it runs (``sysbench ... oltp_read_write`` or ``./tpcc.lua ... run``), else its file name's
-(``point_select``; 0.5's ``ro``, ``rw``). Nothing here writes a file: importer.py does, from what ``group`` returns.
+(``point_select``; 0.5's ``ro``, ``rw``), else the one its query mix shows (query_mix.py: ``write: 0``,
+read-only); a mapping's test beats all but the log's. Nothing here writes a file: importer.py does, from
+what ``group`` returns.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import yaml
 
 from schema.models import TO_BE_STATED
 
+from .query_mix import HOW as MIX, MIX_TESTS, read_mix, summary_lines
 from .server_settings import Read, in_effect
 from ..parsers.sysbench_command import read_command
 
@@ -54,7 +57,7 @@ TESTS_IN_NAMES = ("oltp_update_non_index", "oltp_update_index", "oltp_point_sele
                   "select_random_ranges", "bulk_insert", "update_non_index", "update_index", "point_select",
                   "read_write", "read_only", "write_only")
 # the short words of sysbench 0.5's result files (sysbench.ro.64.res, sysbench.rw.64.res): oltp.lua read-only or not
-TEST_WORDS = {"ro": "oltp_read_only", "rw": "oltp_read_write", "wo": "oltp_write_only"}
+TEST_WORDS = {"ro": MIX_TESTS["read-only"], "rw": MIX_TESTS["read-write"], "wo": MIX_TESTS["write-only"]}
 # a script that runs a sysbench Lua script itself (sysbench-tpcc's "./tpcc.lua --threads=... run")
 LUA_COMMAND = re.compile(r"^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(\S+\.lua)(?:\s|$)")
 SCRIPTS = (".sh", ".bash")
@@ -84,7 +87,7 @@ class System:
 @dataclass
 class Grouping:
     systems: list[System]
-    tests: list[tuple[str, str]]  # each run's test and where it was read ("log", a script, "file name")
+    tests: list[tuple[str, str]]  # each run's test and where it was read ("log", a script, "file name", "query mix")
     notes: list[str] = field(default_factory=list)  # what was not taken as a system's difference, and why
     unapplied: list[str] = field(default_factory=list)  # settings files that apply to no run
     variants: list[str] = field(default_factory=list)  # each run's workload variant: its file name's words ("long")
@@ -155,7 +158,8 @@ def _script_test(folder: Path) -> tuple[str, str] | None:
 
 def run_tests(runs: list[dict], *, root: Path) -> list[tuple[str, str]]:
     """Each run's sysbench test: the log's (its header or its command line), else the one test a script
-    beside it runs, else its file name's; TO BE STATED when none says."""
+    beside it runs, else its file name's, else the one its query mix shows (query_mix.py; a mapping's
+    test, given later, beats it); TO BE STATED when none says."""
     out = []
     for r in runs:
         source = PurePosixPath(r["source"])
@@ -168,6 +172,8 @@ def run_tests(runs: list[dict], *, root: Path) -> list[tuple[str, str]]:
             out.append((script[0], f"script {(source.parent / script[1]).as_posix()}"))
         elif (test := test_in_name(source.name)) is not None:
             out.append((test, "file name"))
+        elif (mix := read_mix(r["run"])) is not None and mix.test:
+            out.append((mix.test, MIX))
         else:
             out.append((TO_BE_STATED, "nothing names it"))
     return out
@@ -446,7 +452,7 @@ def _give_facts(facts: list[tuple[str, dict]], *, systems: list[System], runs: l
         for j in matched:
             if test and tests[j][1] == "log" and tests[j][0] != test:
                 raise MappingError(f"{pattern!r}: test {test}, but {runs[j]['source']} names {tests[j][0]}")
-            if test and tests[j][0] != test:  # what names it already and agrees stays its source
+            if test and (tests[j][0] != test or tests[j][1] == MIX):  # what names it and agrees stays its source
                 tests[j] = (str(test), f"mapping's {pattern!r}")
         rest = {k: str(v) for k, v in answers.items() if k != "test"}
         for system in systems:
@@ -537,7 +543,7 @@ def describe(grouping: Grouping, *, runs: list[dict]) -> list[str]:
     lines += [f"  not a system's difference: {note}" for note in grouping.notes]
     lines += [f"  {rel}: a settings file whose name shares no word with a log's or its folder's: applied "
               "to no run" for rel in grouping.unapplied]
-    guessed = sorted({(t, how) for t, how in grouping.tests if how not in ("log",)})
+    guessed = sorted({(t, how) for t, how in grouping.tests if how not in ("log", MIX)})
     lines += [f"  test {t}: from the {how}" if how != "nothing names it" else "  a test that nothing names: to be stated"
               for t, how in guessed]
-    return lines
+    return lines + summary_lines(runs=runs, tests=grouping.tests)

@@ -30,6 +30,7 @@ from .bundle_writer import publish, staged_bundle
 from .citing import Citation, cite_runs, cited_note, source_entry
 from .fileio_workloads import fileio_charts, fileio_workloads
 from .grouping import REPETITION_FOLDER, Grouping, System, group
+from .query_mix import workload_notes
 from .server_settings import MAX_SMALL_BYTES, Read, database_section, in_effect, read_cnf, read_commands, read_variables
 from ..parsers import ParseError
 from ..parsers.mdstat import parse_file as parse_mdstat
@@ -413,8 +414,10 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
         found.runs[j]["workload"] = w["id"]
     kinds = sorted({(r["test"], r["variant"], r["workload"]) for j, r in enumerate(found.runs) if j not in fileio})
     named = sorted({r["test"] for r in found.runs} - {TO_BE_STATED})
+    mixes = workload_notes(runs=found.runs, tests=grouping.tests, cite=found.cite)
     workloads = [{"id": workload, "tool": "sysbench", "test": test, **_seen(found.runs, workload),
-                  "notes": f"The runs whose file names say {variant}." if variant else None}
+                  "notes": " ".join(filter(None, (f"The runs whose file names say {variant}." if variant else None,
+                                                  mixes.get(workload)))) or None}
                  for test, variant, workload in kinds]
     workloads += [{**w, **_seen(found.runs, w["id"])} for w in {w["id"]: w for w in fileio.values()}.values()]
     workloads = [{k: v for k, v in w.items() if v not in (None, [])} for w in workloads]
