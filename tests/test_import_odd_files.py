@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
 from click.testing import CliRunner
 
 from conftest import FIXTURES, ROOT
@@ -90,6 +91,13 @@ def test_an_odd_folder_is_imported_with_everything_skipped_named(tmp_path):
     original = (folder / LONG).read_bytes().splitlines(keepends=True)
     assert [(tmp_path / "out" / "odd" / "artifacts" / name).read_bytes() for name in runs] == [
         b"".join(original[0:39]), b"".join(original[40:79]), b"".join(original[80:119])]
+    # the workload's note cites each run's mix by its lines in its own file: 17-19 of each 39-line piece
+    doc = yaml.safe_load((tmp_path / "out" / "odd" / "bundle.yaml").read_text(encoding="utf-8"))
+    assert next(w["notes"] for w in doc["workloads"] if w["id"] == "sysbench") == (
+        "Nothing names the test, and the query mix infers none (" + "; ".join(
+            f"artifacts/{name}: read {reads} (line 17), write 0 (line 18), other 0 (line 19): reads alone and no "
+            "other queries: a test of one statement's mix too (point_select, select_random_points, "
+            "select_random_ranges)" for name, reads in zip(runs, (102749, 189316, 332463))) + ").")
 
 
 def test_files_and_folders_that_cannot_be_read_are_named(tmp_path, monkeypatch):
