@@ -152,8 +152,9 @@ def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, 
     variables dump, a my.cnf or a script starting mysqld, for the runs of its folder), and the varying
     part of their file names that the log does not explain (res_iops5000.txt: iops 5000; not the thread
     count, the test or a repetition's number). Workloads are one a sysbench test (from the log, else a
-    script beside it, else the file name). The grouping is printed before the bundle is written, each
-    system with the rule that made it. The answers given apply to every system.
+    script beside it, else the file name, else the query mix the log prints: reads only, oltp_read_only). The
+    grouping is printed before the bundle is written, each system with the rule that made it. The answers
+    given apply to every system.
 
     \b
     --systems FILE overrides it: a YAML mapping of a glob of a log's path in the folder, or a word of its
