@@ -26,6 +26,7 @@ from .like import NOT_STATED, configurations, like_for_like
 from .study import AXIS_LABELS
 
 RATIO_PLACES = 4  # ratios to a reference, as published (pages print them to 2 places)
+FACTS_NAMED = 8  # a system left out names this many of the facts it differs in, then counts the rest
 STUDIES_PER_PAGE = 20  # a facet page lists this many studies, then goes on at /<facet>/2/, /<facet>/3/, ...
 PAGES = "facet_pages"  # the folder of the exported data that holds each facet page's studies, a file a page
 
@@ -139,12 +140,15 @@ def _in_words(differences: list[list]) -> str:
     for ds in differences:
         for d in ds:
             theirs.setdefault(d.key, []).append(d.values[1])
-    return _and([f"{_name(d.label)} ({d.values[0]} against {' or '.join(dict.fromkeys(theirs[d.key]))})"
-                 for d in differences[0]])
+    named = [f"{_name(d.label)} ({d.values[0]} against {' or '.join(dict.fromkeys(theirs[d.key]))})"
+             for d in differences[0][:FACTS_NAMED]]
+    rest = len(differences[0]) - FACTS_NAMED
+    return _and(named + ([f"{rest} other recorded fact{'s' if rest > 1 else ''} (Compare lists them)"] if rest > 0 else []))
 
 
 def _left_out(system: str, labels: dict, config: dict, facet: Field) -> str:
-    """Why a system is in no pair that differs in ``facet`` alone."""
+    """Why a system is in no pair that differs in ``facet`` alone: the facts it differs in from the
+    nearest systems of another value of the facet, with both values."""
     name = _name(facet.label)
     if system not in config:
         return "no printed or measured value"
@@ -162,9 +166,20 @@ def _left_out(system: str, labels: dict, config: dict, facet: Field) -> str:
     if len(set(facts.values())) == 1 and len(facts) == len(others):
         every = "every other system" if len(others) == len(config) - 1 else f"every system of another {name}"
         return f"differs from {every} in {_in_words(list(breaking.values()))} as well"
-    texts = {t: _in_words([ds]) for t, ds in breaking.items() if ds}
-    parts = [f"from {labels[t]} in {text} as well" for t, text in texts.items()]
-    parts += [f"shares no value at the same metric, state and load with {labels[t]}" for t in others if t not in texts]
+    # the nearest systems (the fewest facts apart), grouped by the facts they differ in; the rest counted
+    near = min(len(ds) for ds in breaking.values() if ds)
+    groups: dict[tuple, list[str]] = {}
+    for t in others:
+        if len(breaking[t]) == near:
+            groups.setdefault(facts[t], []).append(t)
+    parts = [f"from {_and([labels[t] for t in ts])} in {_in_words([breaking[t] for t in ts])} as well"
+             for ts in groups.values()]
+    farther = sum(1 for ds in breaking.values() if len(ds) > near)
+    if farther:
+        parts.append(f"from {farther} other system{'s' if farther > 1 else ''} of another {name} in more")
+    unshared = [labels[t] for t in others if not breaking[t]]
+    if unshared:
+        parts.append(f"shares no value at the same metric, state and load with {_and(unshared)}")
     return "differs " + "; ".join(parts)
 
 
