@@ -49,6 +49,7 @@ class Snapshot:
         self.con = con
         self.where = where
         self._parts: dict[tuple, dict[str, list[dict]]] = {}
+        self._memo: dict[tuple, object] = {}
 
     def of(self, study: str, sql: str, params: tuple = (), *, keep_study: bool = False) -> list[dict]:
         key = (sql, params)
@@ -59,6 +60,12 @@ class Snapshot:
                 parts.setdefault(row["study"] if keep_study else row.pop("study"), []).append(row)
             self._parts[key] = parts
         return self._parts[key].get(study, [])
+
+    def memo(self, key: tuple, make):
+        """``make()``, computed once for this snapshot under ``key`` (what several pages read of one study)."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
 
 
 def rows(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[dict]:

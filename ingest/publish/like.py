@@ -140,7 +140,12 @@ def _extra_facts(systems: list[dict], options: list[dict]) -> dict[str, dict[str
 
 
 def configurations(db: Snapshot, study: str) -> dict[str, dict[str, str]]:
-    """Each system of ``study`` that has values, with its facts (key: text): the compare fields first."""
+    """Each system of ``study`` that has values, with its facts (key: text): the compare fields first.
+    Made once a study for every facet page (``db.memo``); callers do not change it."""
+    return db.memo(("configurations", study), lambda: _configurations(db, study))
+
+
+def _configurations(db: Snapshot, study: str) -> dict[str, dict[str, str]]:
     (row,) = db.of(study, SYSTEMS_SQL)
     extra = _extra_facts(json.loads(row["systems"]), db.of(study, OPTIONS_SQL))
     return {r["system"]: {**{k: v for k, v in r.items() if k != "system"}, **extra[r["system"]]}
