@@ -5,6 +5,8 @@ about); the loader only maps the figures to rows.
 - derived values: the formula of each ``derived`` result over the bundle's own values
 - claim figures: the formula of each claim of the ledger
 - usable capacity: the fraction of raw capacity each system's RAID level keeps
+- device classes: the class a system's drive model names (schema/devices.yaml) where its bundle states
+  none, and a stated class the drive model contradicts
 - traces: the array each mdstat trace follows, its state at each sample and the measured rebuild figures
 - alignments: the array state each timed sysbench run ran in, from its system's trace
 """
@@ -18,6 +20,7 @@ from schema.models import Artifact, Bundle, Cited, Derived
 
 from .align import Alignment, align, parse_started, rebuild_figures, run_seconds, states_during, trace_array
 from .claims import FormulaError, Values, evaluate, usable_fraction
+from .devices import AmbiguousDevice, DeviceClass, device_class_of, system_texts
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class Derivation:
     derived: dict[str, float] = field(default_factory=dict)       # derived result id -> value
     claims: dict[str, float] = field(default_factory=dict)        # claim id -> the figure its formula gives
     usable: dict[str, float | None] = field(default_factory=dict)  # system id -> usable fraction of raw capacity
+    device_classes: dict[str, DeviceClass] = field(default_factory=dict)  # system id -> the class derived for it
     traces: dict[str, Trace] = field(default_factory=dict)        # trace artifact id -> what it follows and shows
     alignments: dict[str, tuple[str, Alignment]] = field(default_factory=dict)  # run id -> (trace id, state)
     findings: list[Finding] = field(default_factory=list)
@@ -54,6 +58,29 @@ def _usable(bundle: Bundle, out: Derivation) -> None:
         except FormulaError as exc:  # too few drives for the level (every level has a capacity rule)
             out.usable[system.id] = None
             out.findings.append(Finding(("systems", i, "raid", "drives"), "bad-raid", str(exc)))
+
+
+def _device_classes(bundle: Bundle, out: Derivation) -> None:
+    """A system that states no class (or not-stated) gets the one its drive model names; a stated class
+    that the drive model contradicts is an error."""
+    for i, system in enumerate(bundle.systems):
+        try:
+            named = device_class_of(system_texts(system))
+        except AmbiguousDevice as exc:
+            where = {"drive model": ("raid", "drive_model"), "storage product": ("storage", "product")}
+            out.findings.append(Finding(("systems", i, *where.get(exc.what, ())), "device-class",
+                                        f"{exc}: schema/devices.yaml cannot tell the device class"))
+            continue
+        stated = system.storage.device_class
+        if named is None:
+            continue
+        if stated in (None, "not-stated"):
+            out.device_classes[system.id] = named
+        elif stated != named.device_class:
+            out.findings.append(Finding(
+                ("systems", i, "storage", "device_class"), "device-class",
+                f"{stated} contradicts the {named.what} {named.text!r}, which schema/devices.yaml has as "
+                f"{named.device_class} ({named.entry.pattern!r}: {named.entry.why})"))
 
 
 def _formulas(bundle: Bundle, out: Derivation) -> None:
@@ -128,6 +155,7 @@ def derive(bundle: Bundle, parsed: dict[str, dict]) -> Derivation:
     """Every figure of one bundle whose artifacts parsed (``parsed``: artifact id -> parsed content)."""
     out = Derivation()
     _usable(bundle, out)
+    _device_classes(bundle, out)
     _formulas(bundle, out)
     _traces(bundle, parsed, out)
     _alignments(bundle, parsed, out)

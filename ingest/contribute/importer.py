@@ -37,6 +37,7 @@ from ..parsers.mdstat import parse_file as parse_mdstat
 from ..parsers.mdstat_trace import parse_trace
 from ..parsers.sysbench_runs import parse_runs
 from ..bundles.cited import write_figures
+from ..bundles.devices import give_device_class
 from ..bundles.problems import Problem
 
 # What only the contributor knows: the answer's name, and where it goes in the bundle.
@@ -362,7 +363,7 @@ def _system(found: Found, system: System, *, answers: dict[str, str], several: b
                        "drive_model": raid.get("drive_model") or ask("drive_model"),
                        **({"chunk_kib": raid["chunk_kib"]} if "chunk_kib" in raid else {})}
     grouped = f"Grouped by benchdb import: {system.rule}." if several else None
-    notes = [c for c in (grouped, *system.notes, cited, raid_cited) if c]
+    notes = [c for c in (grouped, *system.notes, cited, raid_cited, give_device_class(out)) if c]
     if notes:
         out["notes"] = " ".join(notes)
     return out

@@ -248,7 +248,10 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
         "systems": [{
             "study": study, "system": s.id, "position": i, "label": s.label,
             "storage_product": s.storage.product, "storage_vendor": s.storage.vendor, "storage_kind": s.storage.kind,
-            "device_class": s.storage.device_class,
+            # as stated, else as its drive model names it (schema/devices.yaml, derived: device_class_from)
+            "device_class": (derived.device_class if (derived := loaded.derivation.device_classes.get(s.id))
+                             else s.storage.device_class),
+            "device_class_from": derived.reason if derived else None,
             "volume_service": s.volume.service if s.volume else None, "volume_type": s.volume.type if s.volume else None,
             "volume_size_gb": s.volume.size_gb if s.volume else None,
             "provisioned_iops": s.volume.provisioned_iops if s.volume else None,

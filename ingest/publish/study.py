@@ -7,7 +7,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from ..bundles.fields import metric_label, metric_text, source_kind
+from ..bundles.fields import field, metric_label, metric_text, source_kind
 from . import alt_text, catalogue
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
@@ -92,9 +92,14 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
     head = dict(db.of(study, "SELECT study, title, summary, baseline, setup FROM studies ORDER BY study")[0])
     setup = json.loads(head.pop("setup"))  # the setup as described; every figure comes from a table
     cells = db.of(study, f"SELECT * FROM results ORDER BY {RESULT_ORDER}", keep_study=True)
-    systems = db.of(study, "SELECT study, system, label, usable_capacity FROM systems ORDER BY study, position")
+    systems = db.of(study, "SELECT study, system, label, usable_capacity, device_class, device_class_from "
+                           "FROM systems ORDER BY study, position")
     labels = {s["system"]: s["label"] for s in systems}
-    usable = {s["system"]: s["usable_capacity"] for s in systems}
+    # what the loader made of each system: usable capacity, and its device class as stated or derived
+    figures = {s["system"]: {"usable_capacity": s["usable_capacity"],
+                             "device_class": {"word": field("device_class").word(s["device_class"]),
+                                              "from": s["device_class_from"]} if s["device_class"] else None}
+               for s in systems}
     runs = study_runs(db, study, labels)
     quality = run_quality(db, study)
     for run in runs:
@@ -104,7 +109,7 @@ def study_doc(db: Snapshot, study: str, *, placed: dict) -> dict:
         "id": study, **head,
         "sources": [{**s, "published_by": source_kind(s["kind"]).name if s.get("kind") else None}
                     for s in setup["sources"]],  # who stands behind it, in the registry's words
-        "systems": [{**s, "usable_capacity": usable[s["id"]]} for s in setup["systems"]],
+        "systems": [{**s, **figures[s["id"]]} for s in setup["systems"]],
         "workloads": _workloads(db, study, setup["workloads"]),
         "transcriptions": setup["transcriptions"], "notes": setup["notes"],
         "graph_only": db.of(study, "SELECT * EXCLUDE (position) FROM graph_only ORDER BY study, position"),

@@ -73,7 +73,9 @@ CREATE TABLE systems (
     storage_product  VARCHAR NOT NULL,
     storage_vendor   VARCHAR NOT NULL,
     storage_kind     VARCHAR NOT NULL,
-    device_class     VARCHAR,               -- the devices' class (nvme-ssd, hdd, cloud-volume, ...) as stated
+    device_class     VARCHAR,               -- the devices' class (nvme-ssd, hdd, cloud-volume, ...) as stated, or
+                                            -- as the drive model names it (schema/devices.yaml)
+    device_class_from VARCHAR,              -- how a class the bundle does not state was derived; NULL if stated
     volume_service   VARCHAR,               -- a cloud volume's service (aws-ebs, ...), type and provisioned figures
     volume_type      VARCHAR,
     volume_size_gb   DOUBLE,
