@@ -201,7 +201,9 @@ class Storage(Model):
     kind: Literal["gpu-raid", "software-raid", "hardware-raid", "storage-array", "device", "cloud-volume",
                   "not-stated"]
     device_class: DeviceClass | None = Field(
-        None, description="The class of the devices the data is on (NVMe SSD, SATA SSD, hard disk, a cloud volume...)")
+        None, description="The class of the devices the data is on (NVMe SSD, SATA SSD, hard disk, a cloud volume...); "
+                          "where none is stated, the class the drive model (or a device's product) names in "
+                          "schema/devices.yaml is derived, and one it contradicts is an error")
     version: Text | None = Field(None, description="Driver, firmware or tool version")
     specifications: list[Specification] = Field(
         [], description="Vendor specification figures of the product, as printed; not results")
