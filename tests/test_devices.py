@@ -105,6 +105,14 @@ def test_a_drive_model_naming_two_classes_is_an_error(bundle_dir):
          "(nvme-ssd), 'SATA hard disk' (hdd), 'hard disk' (hdd): schema/devices.yaml cannot tell the device class")]
 
 
+def test_a_drive_model_and_a_product_naming_two_classes_are_an_error(bundle_dir):
+    _, problems = validate_paths([bundle_dir("tiny", _system_a(
+        "storage: {product: Samsung SM863, vendor: Samsung, kind: device}", "Intel P3600"))])
+    assert [(p.line, p.field, p.message) for p in problems] == [
+        (13, "systems[a]", "the drive model 'Intel P3600' names nvme-ssd ('P3600'); the storage product "
+                           "'Samsung SM863' names sata-ssd ('SM863'): schema/devices.yaml cannot tell the device class")]
+
+
 def test_a_system_that_states_no_class_or_not_stated_gets_its_drive_models(bundle_dir):
     for storage in ("storage: {product: Box A, vendor: Example, kind: software-raid}",
                     "storage: {product: Box A, vendor: Example, kind: software-raid, device_class: not-stated}",
