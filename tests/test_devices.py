@@ -8,7 +8,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from ingest.bundles.devices import Registry, classes_in, device_class_of, registry
+from ingest.bundles.devices import Registry, classes_in, device_class_of, registry, system_texts
 from ingest.bundles.validate import validate_paths
 from ingest.contribute.importer import import_folder
 from test_import import LSBLK, MDADM, _folder
@@ -56,6 +56,14 @@ def test_a_derivation_says_what_it_is_from():
     named = device_class_of([("drive model", D7)])
     assert named.reason == ("from the drive model Intel SSD D7-P5510 SSDPF2KX038TZ 3.84TB, schema/devices.yaml: "
                             "Intel, Intel SSD D7-P5510 Series Product Brief")
+
+
+def test_a_cloud_volume_is_of_the_class_cloud_volume():
+    """Amazon EBS volumes (percona-innodb-ebs-gp2-600-1200gb-tpcc-2018) state their storage kind, not a class."""
+    named = device_class_of(system_texts({"storage": {"product": "Amazon EBS", "kind": "cloud-volume"}}))
+    assert named.device_class == "cloud-volume"
+    assert named.reason == ("from the storage kind cloud-volume, schema/devices.yaml: the words 'cloud-volume': the "
+                            "storage kind of a cloud provider's block volume (EBS, Persistent Disk, Managed Disk): its class")
 
 
 def test_two_entries_of_different_classes_matching_one_text_are_an_error_of_the_registry():

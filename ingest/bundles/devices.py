@@ -171,8 +171,8 @@ def device_class_of(texts: list[tuple[str, str]]) -> DeviceClass | None:
 
 
 def system_texts(system) -> list[tuple[str, str]]:
-    """What of a system (schema.models.System, or its YAML mapping) names its devices: its drive model, and
-    for storage kind device its storage product."""
+    """What of a system (schema.models.System, or its YAML mapping) names its devices: its drive model, for
+    storage kind device its storage product, and the storage kind cloud-volume."""
     get = (lambda obj, key: obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None))
     raid, storage = get(system, "raid"), get(system, "storage")
     texts = []
@@ -180,6 +180,8 @@ def system_texts(system) -> list[tuple[str, str]]:
         texts.append(("drive model", get(raid, "drive_model")))
     if storage is not None and get(storage, "kind") == "device" and isinstance(get(storage, "product"), str):
         texts.append(("storage product", get(storage, "product")))
+    if storage is not None and get(storage, "kind") == "cloud-volume":  # the kind names the class itself
+        texts.append(("storage kind", "cloud-volume"))
     return texts
 
 
