@@ -279,7 +279,8 @@ def schema(write: bool) -> None:
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--write", is_flag=True, help="Rewrite each bundle file instead of saying what would change.")
 def migrate(paths: tuple[Path, ...], write: bool) -> None:
-    """Rewrite bundles of an older format to the current one (default: every bundle in data/)."""
+    """Rewrite bundles of an older format to the current one, and units written as a source prints them
+    (TpmC) to the registry's spelling (default: every bundle in data/)."""
     from .bundles.migrate import MigrateError, migrated
     from .bundles.validate import display_path, find_bundle_files
 
@@ -296,11 +297,13 @@ def migrate(paths: tuple[Path, ...], write: bool) -> None:
             continue
         if result is None:
             continue
-        text, formats = result
-        steps = " -> ".join(map(str, formats))
+        text, formats, units = result
         if write:
             file.write_text(text, encoding="utf-8")
-        click.echo(f"{display_path(file)}: format {steps}" + ("" if write else " (run with --write to rewrite it)"))
+        said = ([f"{display_path(file)}: format {' -> '.join(map(str, formats))}"] if formats else []) + [
+            f"{display_path(file)}:{rewrite}" for rewrite in units]
+        for line in said:
+            click.echo(line + ("" if write else " (run with --write to rewrite it)"))
     sys.exit(1 if failed else 0)
 
 

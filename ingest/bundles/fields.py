@@ -57,7 +57,8 @@ class Named(_Strict):
 
 
 class MetricName(Named):
-    unit: str | None = None  # the unit a run's value of it is stored with
+    unit: str  # the one unit every value of it is stored and shown with
+    also_printed: tuple[str, ...] = ()  # other spellings of that unit that sources print (benchdb migrate)
     fileio: str | None = None  # the figure of a sysbench fileio run's "fileio" figures it is
 
 
@@ -72,7 +73,8 @@ class Registry(_Strict):
     def _unique(self) -> "Registry":
         keys = [f.key for f in self.fields]
         slugs = [f.page.slug for f in self.fields if f.page]
-        for name, items in (("key", keys), ("page slug", slugs)):
+        metrics = [m.key for m in self.metrics]
+        for name, items in (("key", keys), ("page slug", slugs), ("metric", metrics)):
             twice = sorted({k for k in items if items.count(k) > 1})
             if twice:
                 raise ValueError(f"{REGISTRY.name}: {name} listed twice: {', '.join(twice)}")
@@ -108,6 +110,29 @@ def never_negative(metric: str | None) -> bool:
 
 def metric_label(metric: str) -> str:
     return next((m.label for m in registry().metrics if m.key == metric), metric)
+
+
+def metric(key: str) -> MetricName:
+    """A metric's entry in the registry: its label, its one unit, the unit's other printed spellings."""
+    return next(m for m in registry().metrics if m.key == key)
+
+
+def metric_unit(key: str) -> str:
+    """The one unit of ``key``'s values (schema/fields.yaml)."""
+    return metric(key).unit
+
+
+def unit_misspelt(key: str, unit: str | None) -> str | None:
+    """Why a bundle may not state ``unit`` for a value of metric ``key`` (None: it may, or states none)."""
+    if unit is None:
+        return None
+    entry = metric(key)
+    if unit == entry.unit:
+        return None
+    if unit in entry.also_printed:
+        return (f"{key}'s unit is {entry.unit!r} (schema/fields.yaml), not {unit!r}, which is how a source prints "
+                "it: `benchdb migrate --write` rewrites it")
+    return f"{key}'s unit is {entry.unit!r} (schema/fields.yaml), not {unit!r}: state that unit or none"
 
 
 def source_kind(key: str) -> Named:

@@ -4,17 +4,25 @@ one step at a time, as asv keeps its result files readable across versions.
 Each step rewrites the file's text, not a YAML round trip, so that its comments, anchors, layout and
 line numbers (which provenance cites) stay as they are. From format 1 to 2 nothing of a bundle changes
 meaning: format 2 only adds (schema/models.py), so the step is its ``schema_version`` line.
+
+Then, in a bundle of any format, a value's unit written as a source prints it (``TpmC``) becomes its
+metric's unit as schema/fields.yaml spells it (``new-order transactions/min``): only the spellings the
+registry lists as ``also_printed`` for that metric, never a unit it does not know (``ms`` for a metric in
+seconds is another quantity, which validate reports and no rewrite may hide).
 """
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from schema.models import SCHEMA_VERSION
 
-from .yamlfile import YamlProblem, load_yaml
+from .fields import metric
+from .yamlfile import YamlDocument, YamlProblem, load_yaml, load_yaml_text
 
 VERSION_LINE = re.compile(r"^(\s*schema_version\s*:\s*)(['\"]?)(\d+)\2(\s*(?:#.*)?)$")
 
@@ -38,24 +46,123 @@ STEPS: dict[int, Callable[..., str]] = {
 }
 
 
-def version_of(file: Path) -> tuple[int, int]:
-    """A bundle file's format and the line that states it."""
+def _document(file: Path) -> YamlDocument:
     try:
-        doc = load_yaml(file)
+        return load_yaml(file)
     except YamlProblem as exc:
         raise MigrateError(f"{exc.line or '-'}: {exc.message}") from None
+
+
+def version_of(file: Path) -> tuple[int, int]:
+    """A bundle file's format and the line that states it."""
+    doc = _document(file)
     version = doc.data.get("schema_version") if isinstance(doc.data, dict) else None
     if not isinstance(version, int) or isinstance(version, bool):
         raise MigrateError("no schema_version that is a whole number")
     return version, doc.line_of(("schema_version",))
 
 
-def migrated(file: Path) -> tuple[str, list[int]] | None:
-    """The text of ``file`` rewritten to the current format and the formats it went through, or None
-    when it is already of the current format."""
-    version, line = version_of(file)
-    if version == SCHEMA_VERSION:
+@dataclass(frozen=True)
+class UnitRewrite:
+    """A unit written as a source prints it, and the registry's spelling it becomes."""
+
+    line: int
+    field: str  # as validate names it: results[<id>].defaults.unit
+    printed: str
+    unit: str
+
+    def __str__(self) -> str:
+        return f"{self.line}: {self.field}: unit {self.printed!r} -> {self.unit!r}"
+
+
+def _known(key: object) -> str | None:
+    """``key`` if it is a metric of the registry (a bundle's text may hold anything)."""
+    try:
+        return metric(key).key if isinstance(key, str) else None
+    except StopIteration:
         return None
+
+
+def _stated_units(data: object) -> Iterator[tuple[tuple, str, str, set[str]]]:
+    """Every unit a bundle states for values: (its path, its name as validate writes it, the unit, the
+    metrics of the values it is the unit of)."""
+    results = data.get("results") if isinstance(data, dict) else None
+    for i, result in enumerate(results if isinstance(results, list) else []):
+        if not isinstance(result, dict):
+            continue
+        name = f"results[{result['id']}]" if isinstance(result.get("id"), str) else f"results[{i}]"
+        if result.get("type") == "derived":
+            yield ("results", i, "unit"), f"{name}.unit", result.get("unit"), {_known(result.get("metric"))}
+        if result.get("type") != "table":
+            continue
+        defaults = result.get("defaults") if isinstance(result.get("defaults"), dict) else {}
+        columns = [c if isinstance(c, dict) else {} for c in result.get("columns") or []] \
+            if isinstance(result.get("columns"), list) else []
+        of_defaults = {_known(c.get("metric") or defaults.get("metric")) for c in columns if c.get("unit") is None}
+        yield ("results", i, "defaults", "unit"), f"{name}.defaults.unit", defaults.get("unit"), of_defaults
+        for j, column in enumerate(columns):
+            yield (("results", i, "columns", j, "unit"), f"{name}.columns[{j}].unit", column.get("unit"),
+                   {_known(column.get("metric") or defaults.get("metric"))})
+
+
+def _plain(unit: str) -> str:
+    """``unit`` as a YAML value on a line: as it is where YAML reads it back so, else double-quoted."""
+    try:
+        if load_yaml_text("{unit: %s}" % unit).data == {"unit": unit}:
+            return unit
+    except YamlProblem:
+        pass
+    return json.dumps(unit, ensure_ascii=False)
+
+
+def _rewrite_units(text: str, doc: YamlDocument) -> tuple[str, list[UnitRewrite]]:
+    """``text`` with every unit written as a source prints it rewritten to the registry's spelling."""
+    lines, done, rewrites = text.split("\n"), set(), []
+    for path, name, unit, metrics in _stated_units(doc.data):
+        if not isinstance(unit, str) or None in metrics or not metrics:
+            continue  # no unit, or one of a value whose metric validate reports
+        spelt = {metric(key).unit for key in metrics}
+        if len(spelt) != 1 or not all(unit in metric(key).also_printed for key in metrics):
+            continue  # the registry's own spelling, or one it does not know for each of these metrics
+        (registry_unit,) = spelt
+        line = doc.line_of(path)
+        rewrites.append(UnitRewrite(line, name, unit, registry_unit))
+        if (line, unit) in done:
+            continue  # an anchor's unit, rewritten once for every value that takes it
+        done.add((line, unit))
+        written = re.compile(r"(?<![\w-])(unit\s*:\s*)(['\"]?)" + re.escape(unit) + r"\2(?=\s*(?:[,}\]#]|$))")
+        found = written.findall(lines[line - 1])
+        if len(found) != 1:
+            raise MigrateError(f"line {line}: {name}: the unit {unit!r} is not written once on its line as "
+                               f"`unit: {unit}`; rewrite it to {registry_unit!r} by hand")
+        lines[line - 1] = written.sub(lambda m: m.group(1) + (  # quoted as it was, where the quotes hold it
+            m.group(2) + registry_unit + m.group(2) if m.group(2) and m.group(2) not in registry_unit
+            else _plain(registry_unit)), lines[line - 1])
+    text = "\n".join(lines)
+    if rewrites:
+        _check_rewrite(text, doc, rewrites)
+    return text, rewrites
+
+
+def _check_rewrite(text: str, doc: YamlDocument, rewrites: list[UnitRewrite]) -> None:
+    """The rewritten text reads back as the bundle did but for the units rewritten (an anchor's unit that
+    other metrics' values share, a line the rewrite broke: refused, to be rewritten by hand)."""
+    try:
+        again = load_yaml_text(text)
+    except YamlProblem as exc:
+        raise MigrateError(f"{exc.line or '-'}: rewriting the units would make {exc.message}") from None
+    to = {r.field: r.unit for r in rewrites}
+    before, after = list(_stated_units(doc.data)), list(_stated_units(again.data))
+    for (path, name, unit, _), (_, _, now, _) in zip(before, after, strict=True):
+        if now != to.get(name, unit):
+            raise MigrateError(f"line {doc.line_of(path)}: {name}: rewriting the units would change this one's "
+                               f"({unit!r} to {now!r}, an anchor other metrics' values share); rewrite them by hand")
+
+
+def migrated(file: Path) -> tuple[str, list[int], list[UnitRewrite]] | None:
+    """The text of ``file`` rewritten to the current format, the formats it went through (none when it
+    was of the current one) and the units it rewrote to the registry's spelling; None when nothing changes."""
+    version, line = version_of(file)
     if version not in STEPS and version < SCHEMA_VERSION or version > SCHEMA_VERSION:
         raise MigrateError(f"format {version}: this version of benchdb reads format {SCHEMA_VERSION} and migrates "
                            f"formats {', '.join(map(str, sorted(STEPS)))}")
@@ -64,7 +171,13 @@ def migrated(file: Path) -> tuple[str, list[int]] | None:
         text = STEPS[version](text, line=line)
         path.append(version)
         version += 1
-    return text, path + [SCHEMA_VERSION]
+    try:
+        text, rewrites = _rewrite_units(text, load_yaml_text(text))
+    except YamlProblem as exc:
+        raise MigrateError(f"{exc.line or '-'}: {exc.message}") from None
+    if not path and not rewrites:
+        return None
+    return text, (path + [SCHEMA_VERSION] if path else []), rewrites
 
 
 def needs(version: object) -> str | None:

@@ -346,6 +346,11 @@ def load_yaml(path: Path) -> YamlDocument:
     except UnicodeDecodeError as exc:
         raise YamlProblem(raw.count(b"\n", 0, exc.start) + 1,
                           f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return load_yaml_text(text)
+
+
+def load_yaml_text(text: str) -> YamlDocument:
+    """Parse a bundle's text (as load_yaml does a file's, once it is read as UTF-8)."""
     try:
         return _read(text)
     except yaml.reader.ReaderError as exc:
