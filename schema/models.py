@@ -312,11 +312,16 @@ class Workload(Model):
     notes: Text | None = None
 
 
+# A value's unit is its metric's, which schema/fields.yaml gives: a bundle need not state it, and where it does,
+# validation refuses any other spelling (a printed one stays in the column's label or a note).
+UNIT_TEXT = "The metric's unit as schema/fields.yaml spells it (optional: the registry gives it)"
+
+
 class Coordinates(Model):
     """What a table cell measures. Table defaults, the column and the row are merged."""
 
     metric: Metric | None = None
-    unit: Text | None = None
+    unit: Text | None = Field(None, description=UNIT_TEXT)
     state: ArrayState | None = None
     threads: Positive | None = None
     workload: Id | None = None
@@ -436,7 +441,7 @@ class Derived(Model):
     title: Text
     system: Id
     metric: Metric
-    unit: Text
+    unit: Text | None = Field(None, description=UNIT_TEXT)
     workload: Id | None = None
     state: ArrayState | None = None
     threads: Positive | None = None

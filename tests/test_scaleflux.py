@@ -32,7 +32,7 @@ def bundle():
 def test_only_the_two_stated_figures_are_values(rows):
     assert sorted((m, u, v, k) for m, u, v, k, _ in rows) == [
         ("compression_ratio", "x", "2", "approximate"),   # "the data can compress around 2x"
-        ("space_used_tb", "T", "1.4", "approximate"),      # "only takes up around 1.4T space"
+        ("space_used_tb", "TB", "1.4", "approximate"),     # "only takes up around 1.4T space" (the registry's TB)
     ]
 
 

@@ -19,7 +19,7 @@ from schema.numbers import NUMBER_TEXT, inexact, why_not_plain
 from .cited import read_figures
 from .claims import verdict_of
 from .derive import Derivation, derive
-from .fields import fileio_metrics, never_negative
+from .fields import fileio_metrics, never_negative, unit_misspelt
 from .files import BUNDLE_FILE, bundle_file, display_path, find_bundle_files
 from .fileio import chart_findings, run_findings
 from ..parsers import PARSERS, ParseError, artifact_digest
@@ -197,6 +197,14 @@ class _Checker:
         self._ref(loc + ("provenance", "source"), d.provenance.source, sources, "source")
         if d.workload is None and len(workloads) != 1:
             self.add(loc, "missing", f"derived value {d.id!r} has no workload and the bundle has {len(workloads)} workloads")
+        self._unit(loc + ("unit",), d.metric, d.unit)
+
+    def _unit(self, loc: tuple, metric: str, unit: str | None) -> None:
+        """A unit stated for a value of ``metric`` is the registry's, spelt as it spells it (once a place)."""
+        why = unit_misspelt(metric, unit)
+        if why is not None and not any(p.type == "unit" and p.line == self.doc.line_of(loc) and p.message == why
+                                       for p in self.problems):
+            self.add(loc, "unit", why)
 
     def _ref(self, loc: tuple, value: str | None, known: set[str], what: str) -> None:
         if value is not None and value not in known:
@@ -212,11 +220,13 @@ class _Checker:
             self._ref(loc + ("columns", j, "workload"), col.workload, workloads, "workload")
             if labels.index(col.label) != j:
                 self.add(loc + ("columns", j, "label"), "duplicate-id", f"column label {col.label!r} is given twice")
-            merged = {k: getattr(col, k) or getattr(t.defaults, k) for k in ("metric", "unit", "workload")}
-            for key in ("metric", "unit"):
-                if merged[key] is None:
-                    self.add(loc + ("columns", j), "missing",
-                             f"column {col.label!r} has no {key} (set it on the column or in defaults)")
+            merged = {k: getattr(col, k) or getattr(t.defaults, k) for k in ("metric", "workload")}
+            if merged["metric"] is None:
+                self.add(loc + ("columns", j), "missing",
+                         f"column {col.label!r} has no metric (set it on the column or in defaults)")
+            else:  # the unit a column states, or the defaults' it takes, is its metric's as the registry spells it
+                where = ("columns", j, "unit") if col.unit is not None else ("defaults", "unit")
+                self._unit(loc + where, merged["metric"], col.unit or t.defaults.unit)
             if merged["workload"] is None and len(workloads) != 1:
                 self.add(loc + ("columns", j), "missing",
                          f"column {col.label!r} has no workload and the bundle has {len(workloads)} workloads")

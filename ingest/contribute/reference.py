@@ -129,10 +129,14 @@ def _section(section: Section, all_sections: list[Section], *, fx: Fixture) -> s
 
 
 def _metrics() -> str:
-    labels = {x.key: x.label for x in registry().metrics}
-    rows = [[code(metric), labels.get(metric, "(by its key)"), "yes" if never_negative(metric) else "no"]
+    entries = {x.key: x for x in registry().metrics}
+    rows = [[code(metric), entries[metric].label, code(entries[metric].unit),
+             ", ".join(code(u) for u in entries[metric].also_printed) or "none",
+             "yes" if never_negative(metric) else "no"]
             for metric in typing.get_args(m.Metric)]
-    return table(["Metric", "How pages name it", "Never negative (a negative value is refused)"], rows)
+    return table(["Metric", "How pages name it", "Its unit (a stated one must be this)",
+                  "Printed spellings `benchdb migrate` rewrites to it", "Never negative (a negative value is refused)"],
+                 rows)
 
 
 def _published_table(all_sections: list[Section]) -> str:
@@ -190,7 +194,9 @@ def bundle_format_page(*, root: Path) -> str:
     ]
     tail = ["## Metrics", "",
             "`metric` (of a table's defaults or columns, of a derived value, of a chart) is one of these "
-            "(`schema/fields.yaml`, `metrics` and `never_negative`):", "", _metrics(),
+            "(`schema/fields.yaml`, `metrics` and `never_negative`). Each has one unit, which every value of it is "
+            "stored and shown with: a bundle need not state a value's `unit`, and where it does, validate refuses any "
+            "other spelling (a label keeps the word a source prints).", "", _metrics(),
             "## Published fields", "",
             "The fields of a bundle that the site and its downloads publish with each value (`schema/fields.yaml`). "
             "A facet page compares, within each study, the systems that differ in that field alone.", "",

@@ -50,6 +50,9 @@ _PLAIN = {bool: ["yes"], float: ["85%"], int: ["eight"], str: [42]}
 # place) -> values.
 RULES: dict[tuple[str | None, str], list[Any]] = {
     ("table", "results[].rows[].values"): ["100.50", "100.50 1,200.25", "-100.50 200.25"],
+    ("table", "results[].defaults.unit"): ["TPS"],
+    ("table", "results[].columns[].unit"): ["tx/min"],
+    ("derived", "results[].unit"): ["ms"],
     ("table", "results[].corrections[].value"): ["180.01"],
     ("table", "results[].corrections[].printed"): ["180.10"],
     ("table", "results[].corrections[].column"): ["256 Users"],

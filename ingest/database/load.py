@@ -22,7 +22,7 @@ from schema.models import Artifact, Bundle, Cited, Derived, Origin, Provenance, 
 
 from ..bundles.align import run_seconds
 from ..bundles.derive import Trace
-from ..bundles.fields import fileio_metrics, results_columns_sql
+from ..bundles.fields import fileio_metrics, metric_unit, results_columns_sql
 from ..plumbing.memory import drop_cached_blocks
 from ..parsers import artifact_digest
 from ..parsers.mdstat import array_state
@@ -63,7 +63,7 @@ def table_cells(table: ResultTable, *, index: int, single_workload: str | None,
                 workload=col.workload or table.defaults.workload or single_workload,
                 threads=col.threads or row.threads or table.defaults.threads,
                 state=col.state or row.state or table.defaults.state,
-                metric=col.metric or table.defaults.metric, unit=col.unit or table.defaults.unit,
+                metric=col.metric or table.defaults.metric, unit=metric_unit(col.metric or table.defaults.metric),
                 value=float(Decimal(text)), value_text=text, value_kind=table.value_kind,
                 provenance=citing.printed_at(source, table.provenance, row=row.label, column=col.label,
                                              line=col.line or row.line),
@@ -74,13 +74,14 @@ def table_cells(table: ResultTable, *, index: int, single_workload: str | None,
             )
 
 
-# The run totals that become results rows: (metric, unit, where in the parsed run, source line key).
+# The run totals that become results rows: (metric, where in the parsed run, source line key); each is
+# stored with its metric's unit (schema/fields.yaml), as every value is.
 RUN_METRICS = [
-    ("tps", "tx/s", ("totals", "tps"), "tps"),
-    ("qps", "q/s", ("totals", "qps"), "qps"),
-    ("latency_avg_ms", "ms", ("latency_ms", "avg"), "latency_avg"),
-    ("latency_p95_ms", "ms", ("latency_ms", "percentiles", "95"), "latency_p95"),
-    ("latency_p99_ms", "ms", ("latency_ms", "percentiles", "99"), "latency_p99"),
+    ("tps", ("totals", "tps"), "tps"),
+    ("qps", ("totals", "qps"), "qps"),
+    ("latency_avg_ms", ("latency_ms", "avg"), "latency_avg"),
+    ("latency_p95_ms", ("latency_ms", "percentiles", "95"), "latency_p95"),
+    ("latency_p99_ms", ("latency_ms", "percentiles", "99"), "latency_p99"),
 ]
 
 
@@ -112,7 +113,7 @@ def run_cells(artifact: Artifact | Cited, run: dict, *, index: int, workload: st
               lines: dict[int, str]) -> Iterator[dict]:
     """The results rows of one complete sysbench run: measured values citing the log's line (quoted
     from ``lines``, those of a carried log)."""
-    for col, (metric, unit, keys, line_key) in enumerate(RUN_METRICS):
+    for col, (metric, keys, line_key) in enumerate(RUN_METRICS):
         value = _dig(run, keys)
         if value is None:
             continue
@@ -120,7 +121,7 @@ def run_cells(artifact: Artifact | Cited, run: dict, *, index: int, workload: st
         yield measurement(
             result=artifact.id, result_index=index, row_index=0, col_index=col, row_label=artifact.id,
             column_label=metric, source=log_path(artifact), system=artifact.system, workload=workload,
-            threads=artifact.threads or run["threads"], state=artifact.state, metric=metric, unit=unit,
+            threads=artifact.threads or run["threads"], state=artifact.state, metric=metric, unit=metric_unit(metric),
             value=float(value), value_text=str(value), value_kind="measured",
             provenance=citing.log_line(artifact, line), quote=_log_quote(artifact, lines, line, str(value)), line=line,
             spread_cv=run["interval_tps_cv"] if metric == "tps" else None,
@@ -323,7 +324,7 @@ def _bundle_rows(loaded: LoadedBundle) -> dict[str, list]:
                 study=study, result=result.id, result_index=index, row_index=0, col_index=0,
                 row_label=result.title, column_label=result.metric, source=result.provenance.source,
                 system=result.system, workload=result.workload or single, threads=result.threads,
-                state=result.state, metric=result.metric, unit=result.unit, value=value,
+                state=result.state, metric=result.metric, unit=metric_unit(result.metric), value=value,
                 value_text=f"{value:.{result.decimals}f}", value_kind="derived",
                 provenance=cited(result.provenance),
                 quote=citing.text_quote(result.relation), line=result.provenance.line,
@@ -374,14 +375,14 @@ def _add_trace(out: dict, study: str, artifact: Artifact, trace: dict, *, index:
         return
     first, last = figures["first_line"], figures["last_line"]
     where = citing.trace_lines(artifact, first, last)
-    rows = [("rebuild_mb_s", "MB/s", figures["mb_s"])]
+    rows = [("rebuild_mb_s", figures["mb_s"])]
     if figures["duration_s"] is not None:
-        rows.append(("rebuild_duration_s", "s", figures["duration_s"]))
-    for col, (metric, unit, value) in enumerate(rows):
+        rows.append(("rebuild_duration_s", figures["duration_s"]))
+    for col, (metric, value) in enumerate(rows):
         out["measurements"].append(measurement(
             study=study, result=artifact.id, result_index=index, row_index=0, col_index=col,
             row_label=artifact.id, column_label=metric, source=artifact.path, system=artifact.system,
-            workload=workload, threads=None, state="rebuilding", metric=metric, unit=unit,
+            workload=workload, threads=None, state="rebuilding", metric=metric, unit=metric_unit(metric),
             value=float(value), value_text=str(value), value_kind="measured",
             provenance=f"{where} ({array}, blocks done over time)",
             line=figures["first_line"] if isinstance(figures["first_line"], int) else None,
