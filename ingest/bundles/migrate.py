@@ -130,7 +130,8 @@ def _rewrite_units(text: str, doc: YamlDocument) -> tuple[str, list[UnitRewrite]
         if (line, unit) in done:
             continue  # an anchor's unit, rewritten once for every value that takes it
         done.add((line, unit))
-        written = re.compile(r"(?<![\w-])(unit\s*:\s*)(['\"]?)" + re.escape(unit) + r"\2(?=\s*(?:[,}\]#]|$))")
+        written = re.compile(r"(?<![\w-])(unit\s*:\s*(?:&[^\s,{}\[\]]+\s+)?)(['\"]?)" + re.escape(unit)
+                             + r"\2(?=\s*(?:[,}\]#]|$))")  # its key, an anchor it names, its quotes
         found = written.findall(lines[line - 1])
         if len(found) != 1:
             raise MigrateError(f"line {line}: {name}: the unit {unit!r} is not written once on its line as "
