@@ -86,7 +86,7 @@ def test_inconsistent_cells_make_no_ratio_and_are_named(built_site):
         "26.76× (3 pairs in 2 studies, graded ⊕⊕⊕◯ figures the source prints). Left out: SupremeRAID RAID 10 over "
         "Linux MD RAID 10 (optimal, rebuilding): the figure is in no cell of the source's own per-load table.")
     assert answers["protocol"] == (
-        "New-order transactions per minute (OET), protocol NFS over Fibre Channel (FCP): 0.84× (1 pair in 1 study, "
+        "New-order transactions per minute (TpmC, NOTPM, OET), protocol NFS over Fibre Channel (FCP): 0.84× (1 pair in 1 study, "
         "graded ⊕⊕⊕◯ figures the source prints). Apart, of lower grade: NFS over iSCSI: 0.92×; iSCSI over Fibre "
         "Channel (FCP): 0.91× (2 pairs in 1 study, ⊕⊕◯◯ derived or approximate figures).")
     assert answers["filesystem"] == "No study in the database has a like-for-like pair for this question yet."
