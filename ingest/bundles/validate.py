@@ -200,10 +200,9 @@ class _Checker:
         self._unit(loc + ("unit",), d.metric, d.unit)
 
     def _unit(self, loc: tuple, metric: str, unit: str | None) -> None:
-        """A unit stated for a value of ``metric`` is the registry's, spelt as it spells it (once a place)."""
+        """A stated unit is its metric's as the registry spells it (a default's: once for its columns)."""
         why = unit_misspelt(metric, unit)
-        if why is not None and not any(p.type == "unit" and p.line == self.doc.line_of(loc) and p.message == why
-                                       for p in self.problems):
+        if why and all((p.line, p.message) != (self.doc.line_of(loc), why) for p in self.problems):
             self.add(loc, "unit", why)
 
     def _ref(self, loc: tuple, value: str | None, known: set[str], what: str) -> None:
