@@ -63,7 +63,7 @@ def _in(values: tuple[str, ...]) -> str:
 
 def statements() -> list[str]:
     """evidence.sql's statements with the rule in place: each grade's test, in order, as a CASE whose
-    result is the grade's rank (1 the best), and the inconsistent flags."""
+    result is the grade's rank (1 the best), the inconsistent flags and their reasons."""
     g = grades()
     cases = []
     for rank, grade in enumerate(g.grades, start=1):
@@ -72,8 +72,9 @@ def statements() -> list[str]:
             test += f" AND (value_kind <> 'measured' OR coalesce(run_grade, 'not graded') IN {_in(grade.run_grades)})"
         cases.append(f"WHEN {test} THEN {rank}")
     flags = _in(tuple(i.flag for i in g.inconsistent)) if g.inconsistent else "(NULL)"
+    reasons = " ".join(f"WHEN flag = {_text(i.flag)} THEN {_text(i.reason)}" for i in g.inconsistent)
     text = (SQL_FILE.read_text(encoding="utf-8").replace("{rank_cases}", " ".join(cases))
-            .replace("{inconsistent_flags}", flags))
+            .replace("{inconsistent_flags}", flags).replace("{inconsistent_reasons}", reasons or "WHEN FALSE THEN NULL"))
     return [s for s in text.split("\n-- ;\n") if s.strip()]
 
 

@@ -438,8 +438,8 @@ def create_schema(con: duckdb.DuckDBPyConnection, *, keyed: bool = True) -> dict
     con.execute((SQL_DIR / "schema.sql").read_text(encoding="utf-8"))
     if keyed:
         con.execute((SQL_DIR / "keys.sql").read_text(encoding="utf-8"))
+    create_macros(con)  # evidence.sql: the results view words a flag by them, publish.sql's views grade values
     con.execute((SQL_DIR / "results.sql").read_text(encoding="utf-8").replace("{fields}", results_columns_sql()))
-    create_macros(con)  # evidence.sql: publish.sql's views grade values by them
     con.execute((SQL_DIR / "publish.sql").read_text(encoding="utf-8"))
     types: dict[str, dict[str, str]] = {}
     for table, column, kind in con.execute("SELECT table_name, column_name, data_type FROM "

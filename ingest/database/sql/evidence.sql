@@ -8,3 +8,7 @@ CREATE MACRO evidence_rank(value_kind, run_grade) AS CASE {rank_cases} END;
 -- Whether a value's cell note says it disagrees with the source's own other figures: such a value
 -- never makes a ratio of its own.
 CREATE MACRO evidence_inconsistent(flag) AS coalesce(flag IN {inconsistent_flags}, false);
+-- ;
+-- The reason in words of a flag of the inconsistent list (NULL for any other flag and for none): what the
+-- downloads' "inconsistency" column says.
+CREATE MACRO evidence_reason(flag) AS CASE {inconsistent_reasons} END;
