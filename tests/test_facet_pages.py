@@ -212,7 +212,8 @@ def test_facet_pages_mark_values_that_carry_a_note(page, site_url):
     table = page.locator('section.facet-reference[data-reference="mdraid-raid10"] table.facet-table',
                          has=page.locator("caption", has_text="Transactions per second (tx/s), optimal"))
     baseline = table.locator("tr", has=page.locator('th:text-is("Linux MD RAID 10")')).locator("td").nth(2)
-    assert baseline.inner_text() == "15994.38 ‡ matches-no-per-user-cell"
+    # in the words of schema/evidence-grades.yaml, never the flag's key
+    assert baseline.inner_text() == "15994.38\n⊗ the figure is in no cell of the source's own per-load table"
     notes = table.locator("xpath=../following-sibling::ul[1]").inner_text()
     assert "15994.38 is in no cell of the per-user optimal table" in notes
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from conftest import INCONSISTENT_REASON, MD10_SUMMARY_NOTE
+
 GRAID = "graid-supremeraid-mysql-2023"
 
 
@@ -60,3 +62,22 @@ def test_a_study_of_several_workloads_lists_each_and_says_only_what_is_stated(bu
         "100 tables of 10,000,000 rows; 220G of data sysbench: OLTP read_only, write_only, read_write (default "
         "lua scripts); 1,000 tables of 10,000,000 rows; 2.3T of data ")
     assert "Headline" not in summary and "threads" not in summary
+
+
+def test_a_figure_the_studys_own_tables_contradict_is_marked_in_words(built_site):
+    """MD RAID 10's two summary figures (seed 000 line 201) are in no cell of the per-user tables: the summary
+    table writes each with the reason in words (schema/evidence-grades.yaml) and its note, never the flag's
+    key; a flag that says no such thing (at-512-users) keeps its key, its note listed under the table."""
+    page = (built_site.public / "studies" / GRAID / "index.html").read_text(encoding="utf-8")
+    table = page[page.index('id="table-rebuild-summary"'):]
+    table = table[:table.index('<ul class="cell-notes">', 0) + 10000].split("</ul>")[0]
+    reason = INCONSISTENT_REASON.replace("'", "&#39;")
+    row = table[table.index('<tr data-system="mdraid-raid10">'):].split("</tr>")[0]
+    row = _text(re.sub(r'<span class="prov-pop">.*?</details>', "", row, flags=re.S))  # each value's pop-up
+    assert row == f"Linux MD RAID 10 15994.38 ⊗ {INCONSISTENT_REASON} 10108.93 ⊗ {INCONSISTENT_REASON} 420".replace(
+        "'", "&#39;")
+    assert f'<span class="value-flag inconsistent" title="{MD10_SUMMARY_NOTE}" data-inconsistent="{reason}">⊗ {reason}</span>' in table
+    notes = _text(table[table.index('<ul class="cell-notes">'):])
+    assert f"⊗ {INCONSISTENT_REASON}: {MD10_SUMMARY_NOTE}".replace("'", "&#39;") in notes
+    assert "‡ matches-no-per-user-cell" not in page  # (the bundle's own note on the table names the flag)
+    assert table.count("‡ at-512-users") == 4 + 4  # 4 cells, 4 notes under the table
