@@ -7,7 +7,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from conftest import read_by_keys
+from conftest import INCONSISTENT_REASON, MD10_SUMMARY_NOTE, read_by_keys
 
 pytestmark = pytest.mark.browser
 SR6 = "graid-supremeraid-mysql-2023:supremeraid-raid6"
@@ -223,3 +223,26 @@ def test_two_series_of_one_colour_are_told_apart_by_dashes(page, site_url):
     assert ("Dashed: doublewrite on, uncompressed (measured-mariadb-2core-vm-5min), whose colour (its place in its "
             "study) an earlier series has.") in page.locator("#compare-chart figcaption").inner_text()
     assert page.errors == []
+
+
+REASON, MD10_NOTE = INCONSISTENT_REASON, MD10_SUMMARY_NOTE  # conftest: Graid's MD RAID 10 summary figure
+
+
+def test_a_figure_the_studys_own_tables_contradict_is_marked_in_words(page, site_url, built_site):
+    _goto(page, f"{site_url}/compare/?series={SR6},{MD10}")
+    rows = page.locator("#compare-values tbody tr.inconsistent")
+    expect(rows).to_have_count(2)  # 15994.38 optimal, 10108.93 in recovery
+    row = page.locator(f'#compare-values tr.inconsistent[data-series="{MD10}"][data-value="15994.38"]')
+    assert row.locator(".value-flag").inner_text() == f"⊗ {REASON}"
+    assert row.locator(".value-flag").get_attribute("title") == MD10_NOTE
+    assert row.get_attribute("data-note") == MD10_NOTE
+    assert "matches-no-per-user-cell" not in page.locator("#compare-values").inner_text()
+    # the chart draws the first metric the series share (the per-user table), which holds no such figure
+    assert page.locator("#compare-chart .chart-inconsistent").count() == 0
+    assert page.locator('#compare-chart g[aria-label="dot"][fill="none"]').count() == 0
+    # without a script: the study's series page says the same
+    series = (built_site.public / "compare" / "series" / "graid-supremeraid-mysql-2023" / "index.html").read_text(encoding="utf-8")
+    assert series.count(f'class="value-flag inconsistent" title="{MD10_NOTE}"') == 1
+    assert "matches-no-per-user-cell" not in series
+    assert page.errors == []
+

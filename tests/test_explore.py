@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import csv
 import json
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import read_by_keys
+from conftest import INCONSISTENT_REASON, MD10_SUMMARY_NOTE, read_by_keys
 from ingest.bundles.fields import registry
 
 pytestmark = pytest.mark.browser
@@ -248,6 +249,50 @@ def test_graid_series_split_by_state_and_table(page, site_url):
     assert page.errors == []
 
 
+REASON, MD10_NOTE = INCONSISTENT_REASON, MD10_SUMMARY_NOTE  # conftest: Graid's MD RAID 10 summary figure
+
+
+def test_a_figure_the_studys_own_tables_contradict_is_marked_in_words(page, site_url, built_site):
+    _goto(page, f"{site_url}/explore/?study={GRAID}&metric=tps&state=optimal")
+    panel = page.locator("#explore-chart .explore-panel")
+    # drawn hollow and crossed (a ring with no fill, a cross over it), the other 23 points filled
+    assert panel.locator('g[aria-label="dot"] circle').count() == 4
+    assert panel.locator('g[aria-label="dot"][fill="none"] circle').count() == 1
+    assert panel.locator('g[aria-label="dot"] path').count() == 1  # the cross
+    assert page.locator('#explore-chart g[aria-label="dot"][fill="none"]').count() == 2  # ring and cross, in the panel only
+    # the key under its panel, in words
+    assert panel.locator(".chart-inconsistent").inner_text() == (
+        f"⊗ hollow, crossed dot: the source's own figures contradict it. Linux MD RAID 10 (optimal), 15994.38 tx/s: {REASON}.")
+    # its tip: the reason and the note
+    tips = read_by_keys(page, "#explore-chart .chart-canvas")
+    assert f"Linux MD RAID 10 (optimal)\n15994.38 tx/s (exact)\n⊗ {REASON}\n{MD10_NOTE}" in tips
+    assert sum(REASON in t for t in tips) == 1
+    # the caption (what a screen reader reads: the canvas is aria-hidden)
+    caption = page.locator("#explore-chart figcaption").inner_text()
+    assert caption.endswith(" Drawn as a hollow, crossed dot (⊗), a value the source's own figures contradict: Linux MD "
+                            f"RAID 10 (optimal), 15994.38 tx/s: {REASON} ({MD10_NOTE[:-1]}).")
+    # its row of the table: greyed, the reason in words after the value, never the flag's key
+    row = page.locator("#explore-table tbody tr.inconsistent")
+    expect(row).to_have_count(1)
+    assert row.locator("data").get_attribute("value") == "15994.38"
+    assert row.locator(".value-flag").inner_text() == f"⊗ {REASON}"
+    assert row.locator(".value-flag").get_attribute("title") == MD10_NOTE
+    assert "matches-no-per-user-cell" not in page.locator("#explore-table").inner_text()
+    # the view's CSV says it too, in the column results.csv says it in
+    page.locator("#view-cite summary").click()
+    with page.expect_download() as download:
+        page.locator("#view-cite a[data-view-csv]").click()
+    with open(download.value.path(), newline="", encoding="utf-8") as f:
+        flagged = [(r["value_text"], r["inconsistency"], r["note"]) for r in csv.DictReader(f) if r["inconsistency"]]
+    assert flagged == [("15994.38", REASON, MD10_NOTE)]
+    # without a script: the study's row page says the same in its table
+    rows = (built_site.public / "explore" / "rows" / GRAID / "index.html").read_text(encoding="utf-8")
+    assert rows.count(f'class="value-flag inconsistent" title="{MD10_NOTE}"') == 1
+    assert rows.count("⊗ the figure is in no cell of the source&#39;s own per-load table</span>") == 2  # and 10108.93
+    assert "matches-no-per-user-cell" not in rows
+    assert page.errors == []
+
+
 def test_caption_names_the_active_filters(page, site_url):
     _goto(page, f"{site_url}/explore/?study={GRAID}&metric=tps&state=rebuilding")
     caption = page.locator("#explore-chart figcaption").inner_text()
@@ -364,8 +409,12 @@ def test_small_multiples_share_one_legend(page, site_url):
     _goto(page, site_url + "/explore/?metric=tps")
     legend = page.locator("#explore-chart .explore-legend")
     assert legend.count() == 1
-    rows = legend.locator("p")
+    rows = legend.locator("p[data-study]")
     assert rows.count() == 4  # the four studies of the four charts
+    # and what the hollow, crossed dot of Graid's chart means (MD RAID 10's two summary figures)
+    assert legend.locator("p.legend-inconsistent").inner_text() == (
+        "⊗ hollow, crossed dot: a value the source's own figures contradict; why is said under its chart.")
+    assert legend.locator("p").count() == 5
     graid = legend.locator(f'p[data-study="{GRAID}"]')
     assert graid.locator(".legend-study").inner_text() == "SupremeRAID SR-1010 vs Linux MD RAID: MySQL sysbench OLTP read/write:"
     items = graid.locator(".legend-item").evaluate_all(

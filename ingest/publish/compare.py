@@ -23,7 +23,7 @@ import duckdb
 
 from ..bundles.fields import fields, keys, metric_text
 from .colours import positions
-from .db import RESULT_ORDER, group_of, rows
+from .db import INCONSISTENT, RESULT_ORDER, group_of, rows
 from .like import NOT_STATED, config_sql, every_configuration, fact_label
 
 
@@ -39,7 +39,7 @@ def export_compare(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: s
     configs = every_configuration(con, where=where)
     values = rows(con, f"""
         SELECT study || ':' || system AS series, metric, unit, state, threads, value, value_text, value_kind,
-               provenance, quote, source_href, runs, mean, mean_text, low, high, grade
+               provenance, quote, source_href, runs, mean, mean_text, low, high, grade, {INCONSISTENT}
         FROM values_at WHERE {where} ORDER BY {RESULT_ORDER}""")
     by_series: dict[str, list[dict]] = {}
     for v in values:

@@ -7,6 +7,12 @@ import duckdb
 RESULT_ORDER = "study, result_index, row_index, col_index"
 # The views the publish step reads, in dependency order (ingest/database/sql/results.sql, publish.sql).
 VIEWS = ("results", "coordinates", "values_at")
+# The flag and note of a value flagged as disagreeing with its source's own other figures (evidence.sql's
+# evidence_inconsistent, from schema/evidence-grades.yaml's inconsistent list), NULL for any other: Explore's
+# and Compare's rows write that flag's reason in words (data/evidence_grades.json) and their charts draw the
+# value apart (site/assets/js/inconsistent.js). Other flags' notes stay with the study page's tables.
+INCONSISTENT = """CASE WHEN evidence_inconsistent(flag) THEN flag END AS flag,
+       CASE WHEN evidence_inconsistent(flag) THEN note END AS note"""
 
 
 def in_studies(studies: list[str]) -> str:

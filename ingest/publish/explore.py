@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 
 from ..bundles.fields import fields, metric_label, metric_text
-from .db import RESULT_ORDER, group_of, rows
+from .db import INCONSISTENT, RESULT_ORDER, group_of, rows
 
 # Besides the filter and table fields, each row carries these (the study's title for its link).
 ROW_COLUMNS = ["study_title", "system", "system_label", "threads", "unit", "value", "value_text", "value_kind",
@@ -31,12 +31,14 @@ CASE WHEN rt.title IS NOT NULL THEN rt.title
      ELSE r.value_kind || ': ' || coalesce(r.row_label, r.result) END AS table_title"""
 
 
+
 def export_explore(con: duckdb.DuckDBPyConnection, *, assets_dir: Path, where: str = "TRUE") -> dict[str, dict | None]:
     """Write ``assets_dir/explore/<study>.json`` (the rows) of the studies ``where`` holds for (a
     condition on ``study``); returns their entries in the index (None: a study with no values)."""
     shown = [f for f in fields() if ("filter" in f.roles or "column" in f.roles) and f.key not in ROW_COLUMNS]
     select = ", ".join([f"r.{c}" for c in ROW_COLUMNS] + [f"{f.shown('r.' + f.key)} AS {f.key}" for f in shown])
-    table = rows(con, f"SELECT {select}, {TABLE}, runs, mean, mean_text, low, high FROM (SELECT * FROM values_at WHERE {where}) AS r "
+    table = rows(con, f"SELECT {select}, {TABLE}, {INCONSISTENT}, runs, mean, mean_text, low, high "
+                 f"FROM (SELECT * FROM values_at WHERE {where}) AS r "
                  f"LEFT JOIN result_tables AS rt ON rt.study = r.study AND rt.result = r.result "
                  f"ORDER BY {', '.join('r.' + c.strip() for c in RESULT_ORDER.split(','))}")
     by_study: dict[str, list[dict]] = {study: [] for (study,) in con.execute(

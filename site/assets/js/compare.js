@@ -12,6 +12,7 @@ import {citeView} from "./view-cite.js";
 import {findSeries} from "./compare-find.js";
 import {inWords} from "./chart-words.js";
 import {warnGrades} from "./compare-grades.js";
+import {inconsistentKey, inconsistentMarks, inconsistentWords, isInconsistent, tipLines} from "./inconsistent.js";
 
 const form = document.getElementById("compare-form");
 const config = document.getElementById("compare-config");
@@ -115,6 +116,8 @@ function showValues(ids) {
       id: d.series, series: labels[d.series], x: d.threads ? Number(d.threads) : null, state, kind: value.dataset.kind,
       y: Number(d.mean ?? d.value), low: d.group ? Number(d.low) : null, high: d.group ? Number(d.high) : null,
       text: d.group ? d.meanText : value.getAttribute("value"), unranked: meets.length > 0,
+      // a value its source's own figures contradict: its reason in words and note (inconsistent.js)
+      inconsistent: d.inconsistent ?? null, note: d.note ?? null,
       provenance: (d.group ? `mean of ${d.runs} runs` : value.dataset.provenance) +
         (meets.length ? `\nnot ranked: its spread meets ${meets.join(", ")}` : ""),
     });
@@ -141,8 +144,12 @@ function showValues(ids) {
     ? plotByX(spec, null, {width})
     : plot({width, height: 320, marginLeft: 64, marginBottom: 80, style: BASE_STYLE, x: {type: "band", label: null},
       y: {grid: true, zero: true, label: metricText}, color: {domain: series, range: coloursOf(spec), legend: true},
-      marks: [ruleY([0]), dot(points, {x: "series", y: "y", fill: "series", r: 5, tip: true, title: (p) => textOf(p, unit)})]});
-  canvas.replaceChildren(chart);
+      marks: [ruleY([0]), dot(points.filter((p) => !isInconsistent(p)), {x: "series", y: "y", fill: "series", r: 5, tip: true,
+        title: (p) => textOf(p, unit)}),
+      ...inconsistentMarks(points.filter(isInconsistent), {x: "series", y: "y", stroke: "series", r: 5, tip: true,
+        title: (p) => textOf(p, unit)})]});
+  const contradicted = inconsistentKey(points, {name: (p) => p.series, text: (p) => `${p.text} ${unit}`});
+  canvas.replaceChildren(chart, ...(contradicted ? [contradicted] : []));
   keyboardTips(canvas, [byX ? {chart, ...keysOf(spec, null)}
     : {chart, points, x: (p) => p.series, y: (p) => p.y, text: (p) => textOf(p, unit)}], {label: `${metricText}${state ? `, ${state}` : ""}`});
   const meeting = points.filter((p) => p.unranked).length;
@@ -151,14 +158,15 @@ function showValues(ids) {
     (dashed.length ? ` Dashed: ${dashed.join(", ")}, whose colour (its place in its study) an earlier series has.` : "") +
     (meeting ? ` At ${meeting} of ${points.length} points the spread of repeated runs meets another series': ` +
       "those values are not ranked (see the last column of the table)." : "") +
-    ` ${inWords(points.map((p) => ({...p, value: p.y, threads: p.x})), {name: (p) => p.series, text: (p) => `${p.text} ${unit}`})}`;
+    ` ${inWords(points.map((p) => ({...p, value: p.y, threads: p.x})), {name: (p) => p.series, text: (p) => `${p.text} ${unit}`})}` +
+    inconsistentWords(points, {name: (p) => p.series, text: (p) => `${p.text} ${unit}`});
   figure.dataset.unranked = `${meeting}`;
   figure.hidden = false;
   figure.dataset.drawn = `${points.length}`;
 }
 
 // A value's words without a thread count, in its tip and for the keys.
-const textOf = (p, unit) => `${p.series}\n${p.text} ${unit} (${p.kind})\n${p.provenance}`;
+const textOf = (p, unit) => `${p.series}\n${p.text} ${unit} (${p.kind})\n${p.provenance}${tipLines(p)}`;
 
 const toQuery = (ids) => (ids.length ? `?series=${ids.join(",")}` : "");
 

@@ -5,6 +5,7 @@
 import {axisX, dot, plot, ruleX, ruleY, text} from "@observablehq/plot";
 import {max, min} from "d3-array";
 import {inWords} from "./chart-words.js";
+import {inconsistentKey, inconsistentMarks, inconsistentWords, isInconsistent, tipLines} from "./inconsistent.js";
 import {lines, seriesOf} from "./lines.js";
 import {BASE_STYLE, PALETTE} from "./palette.js";
 
@@ -12,11 +13,22 @@ import {BASE_STYLE, PALETTE} from "./palette.js";
 export const textOf = (p) => p.meanText ?? p.row.querySelector("data").getAttribute("value");
 
 // A point's words in the large chart's tip (and for the keys, chart-keys.js): its series, value with unit
-// and kind, and thread count. Small multiples keep a title (no tip: it would cost each redraw).
+// and kind, and thread count, and why the source's own figures contradict it where they do. Small
+// multiples keep a title (no tip: it would cost each redraw).
 function tipOf(p) {
   const data = p.row.querySelector("data");
   return `${p.label}\n${p.meanText ?? data.getAttribute("value")} ${p.unit} (${data.dataset.kind})` +
-    (p.threads === null ? "" : `\n${p.threads} thread${p.threads === 1 ? "" : "s"}`);
+    (p.threads === null ? "" : `\n${p.threads} thread${p.threads === 1 ? "" : "s"}`) + tipLines(p);
+}
+
+// The dots of `points`: filled, and a value its source's own figures contradict hollow and crossed
+// (inconsistent.js), each with its tip (large) or title (small).
+function dots(points, {small, r, ...place}) {
+  const words = small ? {title: (p) => `${p.label}: ${textOf(p)}${tipLines(p)}`} : {tip: true, title: tipOf};
+  const flagged = points.filter(isInconsistent);
+  const plain = flagged.length ? points.filter((p) => !isInconsistent(p)) : points;
+  return [...(plain.length ? [dot(plain, {...place, fill: "label", r, ...words})] : []),
+    ...inconsistentMarks(flagged, {...place, stroke: "label", r, ...words})];
 }
 
 // One point per coordinate: repeated runs are drawn once, as their mean with a min-max rule.
@@ -98,8 +110,7 @@ function panel(points, {width, yDomain, metric, color, mixed, small, tips}) {
   if (ranged.length) {
     marks.push(ruleY(ranged, {y: "offset", x1: "low", x2: "high", stroke: "label", strokeWidth: 3, strokeOpacity: 0.45}));
   }
-  marks.push(dot(rows, {y: "offset", x: "value", fill: "label", r: 4,
-    ...(small ? {title: (p) => `${p.name}: ${textOf(p)}`} : {tip: true, title: tipOf})}));
+  marks.push(...dots(rows, {y: "offset", x: "value", r: 4, small}));
   const div = document.createElement("div");
   div.className = "explore-panel";
   const title = document.createElement("p");
@@ -111,6 +122,8 @@ function panel(points, {width, yDomain, metric, color, mixed, small, tips}) {
     color, marks,
   });
   div.append(title, chart);
+  const key = inconsistentKey(rows, {name: (p) => p.label, text: (p) => `${textOf(p)} ${p.unit}`});
+  if (key) div.append(key);
   if (!small) tips.push({chart, points: rows, x: (p) => p.value, y: (p) => p.offset, text: tipOf});
   return div;
 }
@@ -178,16 +191,17 @@ export function drawChart(matching, {width, positions = {}, small = false, label
     // Plot's default width (1.5 px lines take three times as long to rasterise in software as 1 px).
     const dense = threaded.length > 1000;
     marks.push(lines(series, {strokeWidth: dense ? 1 : 1.5}));
-    if (!dense) {
-      marks.push(dot(threaded, {x: "threads", y: "value", fill: "label", r: small ? 3 : 4,
-        ...(small ? {title: (p) => `${p.label}: ${textOf(p)}`} : {tip: true, title: tipOf})}));
-    }
+    // (a value its source's own figures contradict keeps its mark, however many points)
+    const dotted = dense ? threaded.filter(isInconsistent) : threaded;
+    if (dotted.length) marks.push(...dots(dotted, {x: "threads", y: "value", r: small ? 3 : 4, small}));
     const chart = plot({
       width, height: small ? 220 : 340, marginLeft: 64, marginRight: 20, marginBottom: 40, style: BASE_STYLE, x,
       y: {grid: true, label: metric, domain: yDomain},
       color: {...color, legend: !small && names.length <= LEGEND_MAX}, marks,
     });
     parts.push(chart);
+    const key = inconsistentKey(threaded, {name: (p) => p.label, text: (p) => `${textOf(p)} ${p.unit}`});
+    if (key) parts.push(key);
     if (!small && !dense) {
       // series by series (in the order their lines are drawn), each by thread count
       const order = new Map(series.map((s, i) => [s.first.line, i]));
@@ -205,5 +219,7 @@ export function drawChart(matching, {width, positions = {}, small = false, label
   return {parts, drawn, threaded, single, series, spread, names, keys, tips};
 }
 
-// The chart's numbers in words (chart-words.js).
-export const describe = ({drawn}) => inWords(drawn, {name: (p) => p.label, text: textOf});
+// The chart's numbers in words (chart-words.js), and each value its source's own figures contradict with
+// its mark and reason (inconsistent.js): the caption under the chart, and each multiple's words.
+export const describe = ({drawn}) => inWords(drawn, {name: (p) => p.label, text: textOf}) +
+  inconsistentWords(drawn, {name: (p) => p.label, text: (p) => `${textOf(p)} ${p.unit}`});

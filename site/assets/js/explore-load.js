@@ -60,7 +60,9 @@ export function recordOf(row, params) {
       benchmark: d("benchmark"), unit: d("unit"),
       tableTitle: d("table-title"), column: d("column"),
       value: Number(mean ?? d("value")), meanText: d("mean-text"), low: mean ? Number(d("low")) : null,
-      high: mean ? Number(d("high")) : null, runs: mean ? Number(d("runs")) : 1},
+      high: mean ? Number(d("high")) : null, runs: mean ? Number(d("runs")) : 1,
+      // a value its source's own figures contradict: the reason in words and the cell's note (inconsistent.js)
+      inconsistent: d("inconsistent"), note: d("note")},
   };
 }
 

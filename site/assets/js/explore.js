@@ -6,6 +6,7 @@ import {csvFormat} from "d3-dsv";
 import {LEGEND_MAX, describe, drawChart} from "./explore-chart.js";
 import {keyboardTips} from "./chart-keys.js";
 import {legendOf} from "./explore-legend.js";
+import {MARK, MARK_WORDS, isInconsistent} from "./inconsistent.js";
 import {load, studiesFor, studiesOf} from "./explore-load.js";
 import {latestOnly} from "./latest.js";
 import {citeView} from "./view-cite.js";
@@ -215,7 +216,14 @@ function multiples(groups, state, caption) {
   grid.className = "explore-multiples";
   grid.style.setProperty("--columns", columns);
   grid.append(...cells);
-  canvas.replaceChildren(legendOf(keys), grid);
+  const legend = legendOf(keys);
+  if (shown.some((records) => records.some((r) => isInconsistent(r.point)))) {
+    const key = document.createElement("p");
+    key.className = "legend-inconsistent";
+    key.textContent = `${MARK} ${MARK_WORDS}: a value the source's own figures contradict; why is said under its chart.`;
+    legend.append(key);
+  }
+  canvas.replaceChildren(legend, grid);
   keyboardTips(canvas, []);
   const left = groups.length - shown.length;
   const words = document.createElement("ul");  // each chart in words, for screen readers
@@ -237,16 +245,18 @@ function multiples(groups, state, caption) {
 }
 
 // The CSV of the view: the filter fields (the registry's, as the form lists them) and the value as
-// recorded, its kind and where it comes from.
+// recorded, its kind and where it comes from, and why its source's own figures contradict it where they do.
 const CSV_COLUMNS = ["study", "system", ...params.filter((p) => p !== "study"), "threads", "unit", "value_text",
-  "value_kind", "provenance", "quote"];
+  "value_kind", "provenance", "quote", "inconsistency", "note"];
 
 function toCsv(matching) {
   return csvFormat(defusedRows(matching.map(({row, facets}) => {
     const value = row.querySelector("data");
     return {...facets, system: row.getAttribute("data-system"), threads: row.getAttribute("data-threads"),
       unit: row.getAttribute("data-unit"), value_text: value.getAttribute("value"), value_kind: value.dataset.kind,
-      provenance: value.dataset.provenance, quote: value.dataset.quote ?? ""};
+      provenance: value.dataset.provenance, quote: value.dataset.quote ?? "",
+      // the reason in words of a value its source's own figures contradict (results.csv's column), its note
+      inconsistency: row.getAttribute("data-inconsistent") ?? "", note: row.getAttribute("data-note") ?? ""};
   })), CSV_COLUMNS) + "\n";
 }
 

@@ -3,6 +3,7 @@
 // for the static SVG and PNG embeds.
 import {dot, line, plot, ruleX, ruleY} from "@observablehq/plot";
 import {coloursOf, styleFor} from "./palette.js";
+import {inconsistentMarks, isInconsistent, tipLines} from "./inconsistent.js";
 
 // The points drawn (those of the switch's value picked), in the order the keys walk them (chart-keys.js):
 // series by series, each by x.
@@ -13,9 +14,10 @@ export function pointsOf(spec, selected) {
 }
 
 // A point's words, in its tip (its <title> in an embed): its series, value with unit and kind, load and
-// provenance.
+// provenance, and why the source's own figures contradict it where they do (inconsistent.js).
 export const pointText = (spec, p) =>
-  `${p.series}\n${p.text} ${unitAfter(p.text, spec.unit)} (${p.kind})\n${spec.x_label}: ${p.x}\n${p.provenance}`;
+  `${p.series}\n${p.text} ${unitAfter(p.text, spec.unit)} (${p.kind})\n${spec.x_label}: ${p.x}\n${p.provenance}` +
+  tipLines(p);
 
 // A unit as written after a value's text: a ratio's "× reference" after "1.00×" is "reference" (not
 // "1.00× × reference").
@@ -44,8 +46,12 @@ export function plotByX(spec, selected, {width = 640, document, standalone = fal
       strokeWidth: 2}),
     single || !dashed.size ? null : line(points.filter((p) => dashed.has(p.series)), {x: "x", y: "y", stroke: "series",
       z: "series", strokeWidth: 2, strokeDasharray: "6,4"}),
-    // in the browser, a tip on hover (and from the keys); in an embed, each dot's <title>
-    dot(points, {x: "x", y: "y", fill: "series", r: 4, title: (p) => pointText(spec, p), tip: !standalone}),
+    // in the browser, a tip on hover (and from the keys); in an embed, each dot's <title>; a value its
+    // source's own figures contradict hollow and crossed
+    dot(points.filter((p) => !isInconsistent(p)), {x: "x", y: "y", fill: "series", r: 4,
+      title: (p) => pointText(spec, p), tip: !standalone}),
+    ...inconsistentMarks(points.filter(isInconsistent), {x: "x", y: "y", stroke: "series", r: 4,
+      title: (p) => pointText(spec, p), tip: !standalone}),
   ];
   return plot({
     document,
