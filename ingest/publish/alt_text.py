@@ -2,7 +2,8 @@
 carries as its SVG's <desc>), generated from the chart's own data, never typed.
 
 A chart by load names, for each line (a series in a state), how many values it has and its lowest and
-highest as recorded, with their thread counts. A chart over time names, for each panel, the lowest and
+highest as recorded, with their thread counts, and each value its source's own figures contradict, with
+its reason. A chart over time names, for each panel, the lowest and
 highest sample and the span of time. The values are written as the data hold them (``text`` as printed,
 samples as parsed): nothing is rounded here.
 """
@@ -29,7 +30,21 @@ def by_x(points: list[dict]) -> str:
         high = max(mine, key=lambda p: p["y"])
         parts.append(f"{name}: {len(mine)} values, lowest {low['text']} at {_threads(low['x'])}, "
                      f"highest {high['text']} at {_threads(high['x'])}")
+    flagged = _flagged(points)
+    if flagged:
+        parts.append(flagged)
     return "; ".join(parts) + "." if parts else ""
+
+
+def _flagged(points: list[dict]) -> str:
+    """The values of a chart by load that its source's own figures contradict, with their reason, in words
+    ("" if none). How they are drawn is said under the image by its renderer (site/assets/js/inconsistent.js)."""
+    flagged = [p for p in points if p.get("inconsistent")]
+    if not flagged:
+        return ""
+    return (("a value" if len(flagged) == 1 else f"{len(flagged)} values") + " the source's own figures contradict: "
+            + "; ".join(f"{p['series']}{' (' + p['state'] + ')' if p.get('state') else ''} {p['text']} "
+                        f"at {_threads(p['x'])}: {p['inconsistent']}" for p in flagged))
 
 
 def over_time(samples: list[list[dict]], panels: list[dict], *, what: str, every: int | None = None) -> str:

@@ -21,7 +21,9 @@ from ..database import citing
 from .citation import chart_reference, files, sources_line
 from .csv_cells import defused
 
-BY_X_COLUMNS = ["series", "x", "value", "value_text", "low", "high", "unit", "state", "value_kind", "provenance"]
+# "inconsistency": why the source's own figures contradict a value, in words (as results.csv's column), and its note
+BY_X_COLUMNS = ["series", "x", "value", "value_text", "low", "high", "unit", "state", "value_kind", "provenance",
+                "inconsistency", "note"]
 RUN_COLUMNS = ["run", "t_s", "metric", "value", "latency_pct", "status", "provenance"]
 REBUILD_COLUMNS = ["element", "t_s", "t_end_s", "time", "state", "metric", "value", "label", "flag", "provenance"]
 
@@ -40,7 +42,8 @@ def _by_x(doc: dict, chart: dict, full_page: str) -> Iterator[dict]:
             "full_page": full_page, "renderer": "by-x", "spec": chart, "option": state, "columns": BY_X_COLUMNS,
             "alt": alt_text.by_x(points),
             "rows": [[p["series"], p["x"], _num(p["y"]), p["text"], _num(p.get("low")), _num(p.get("high")),
-                      chart["unit"], p["state"] or "", p["kind"], p["provenance"]] for p in points],
+                      chart["unit"], p["state"] or "", p["kind"], p["provenance"], p.get("inconsistent") or "",
+                      p.get("note") or ""] for p in points],
         }
 
 

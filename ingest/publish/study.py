@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..bundles.fields import field, metric_label, metric_text, source_kind
+from ..database.evidence import as_data as evidence_grades
 from . import alt_text, catalogue
 from .colours import colour_chart, positions
 from .db import RESULT_ORDER, Snapshot
@@ -41,11 +42,16 @@ def _tables(db: Snapshot, study: str, cells: list[dict]) -> list[dict]:
 
 
 def chart_points(points: list[dict], labels: dict[str, str], *, x: str) -> list[dict]:
-    """Chart points from coordinates: one per series, x and state, with the spread of repeated runs."""
+    """Chart points from coordinates: one per series, x and state, with the spread of repeated runs; a value
+    its source's own figures contradict (a flag of schema/evidence-grades.yaml's inconsistent list) with
+    that flag's reason in words and its note, which the chart's mark, tip, CSV and words say."""
+    reasons = evidence_grades()["inconsistent"]
     return [{"series": labels[p["system"]], "system": p["system"], "x": p[x], "state": p["state"],
              "kind": p["value_kind"], "y": p["value"], "low": p["low"] if p["runs"] > 1 else None,
              "high": p["high"] if p["runs"] > 1 else None, "text": p["text"], "provenance": p["provenance"],
-             "quote": p["quote"], "source_href": p["source_href"], "printed_as": p["printed_as"]} for p in points]
+             "quote": p["quote"], "source_href": p["source_href"], "printed_as": p["printed_as"],
+             **({"flag": p["flag"], "inconsistent": reasons[p["flag"]], "note": p["note"]} if p["flag"] in reasons else {})}
+            for p in points]
 
 
 # Each chart's points (coordinates of its metric with a value of its x) and units, for every study at once.

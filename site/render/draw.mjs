@@ -1,7 +1,8 @@
 // One chart of the specs drawn as its standalone embed: the page's pure renderer in jsdom
 // (site/assets/js/plot-*.js), framed with its context (frame.mjs). Used by embeds.mjs (through
 // embed-worker.mjs) and snapshot.mjs.
-import {plotByX} from "../assets/js/plot-by-x.js";
+import {inconsistentWords} from "../assets/js/inconsistent.js";
+import {plotByX, pointsOf} from "../assets/js/plot-by-x.js";
 import {evidencePlot} from "../assets/js/plot-evidence.js";
 import {plotRebuild} from "../assets/js/plot-rebuild.js";
 import {plotRuns} from "../assets/js/plot-runs.js";
@@ -20,9 +21,19 @@ export function drawChart(chart, {width, document}) {
   return {svg, legend};
 }
 
+// What a chart by load's marks say beyond its legend: each value its source's own figures contradict,
+// drawn as a hollow, crossed dot, with its reason and note (inconsistent.js), as on the page's caption.
+function byXNotes(chart) {
+  if (chart.renderer !== "by-x") return [];
+  const {spec} = chart;
+  const words = inconsistentWords(pointsOf(spec, chart.option),
+    {name: (p) => `${p.series}${p.state ? ` (${p.state})` : ""}`, text: (p) => `${p.text} ${spec.unit} at ${p.x} thread${p.x === 1 ? "" : "s"}`});
+  return words ? [words.trim()] : [];
+}
+
 // The text of the standalone SVG file.
 export function drawEmbed(chart, {width, document}) {
   const {svg, legend} = drawChart(chart, {width, document});
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${frame(svg, {title: chart.title, context: chart.context,
-    legend, width})}\n`;
+  const context = {...chart.context, notes: [...(chart.context.notes ?? []), ...byXNotes(chart)]};
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${frame(svg, {title: chart.title, context, legend, width})}\n`;
 }
