@@ -385,3 +385,16 @@ def test_a_mapping_entry_without_an_id_states_facts_and_places_no_run(tmp_path):
     with pytest.raises(MappingError) as caught:
         survey(folder, mapping=read_mapping(mapping))
     assert str(caught.value) == "'*': test tpcc, but res_iops15000.txt names oltp_read_write"
+
+
+def test_a_binlog_turned_off_by_skip_log_bin_is_kept(tmp_path):
+    """Percona's binlog runs (201805-sysbench-tpcc-binlog-fs, each no-binlog run's my.cnf line 22) turn
+    the binary log off with skip-log-bin alone: a setting like-for-like pairs must see."""
+    folder = tmp_path / "binlog"
+    for name, line in (("on", "log_bin = mysql-bin"), ("off", "skip-log-bin")):
+        _copy(RO, folder / name / "ro.log")
+        (folder / name / "my.cnf").write_text(f"[mysqld]\n{line}\n")
+    out = tmp_path / "data" / "binlog"
+    import_folder(folder, out=out, answers={})
+    assert [(s["id"], s["database"]["settings"]) for s in _doc(out)["systems"]] == [
+        ("off", {"skip_log_bin": ""}), ("on", {"log_bin": "mysql-bin"})]

@@ -168,7 +168,7 @@ KINDS = ("my.cnf", "command line", "variables")  # a later kind beats an earlier
 # read from some of them (doublewrite, buffer pool, page size)
 KEPT = ("innodb_flush_method", "innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_io_capacity",
         "innodb_file_per_table", "sync_binlog", "innodb_doublewrite", "innodb_buffer_pool_size", "innodb_page_size",
-        "innodb_compression_algorithm", "log_bin", "binlog_format")
+        "innodb_compression_algorithm", "log_bin", "skip_log_bin", "disable_log_bin", "binlog_format")
 
 
 def in_effect(reads: list[tuple[str, Read]]) -> tuple[dict[str, Setting], list[str]]:
