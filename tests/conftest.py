@@ -40,7 +40,7 @@ CHROMIUM_ARGS = [
 # pytest-xdist hands a worker a file at a time (Makefile: --dist loadfile), by default the files of the
 # most tests first: a file of two long tests (test_accessibility.py) then started last. With these
 # first (--no-loadscope-reorder) the suite took 669 s, against 712 and 731 s.
-LONGEST_FIRST = ["test_build_atomic.py", "test_catalogue_build.py", "test_sysbench_rules.py", "test_export_cache.py", "test_accessibility.py",
+LONGEST_FIRST = ["test_build_atomic.py", "test_catalogue_build.py", "test_like_for_like.py", "test_units.py", "test_sysbench_rules.py", "test_export_cache.py", "test_accessibility.py",
                  "test_stage.py", "test_embed_safety.py", "test_sql.py", "test_explore.py", "test_shards.py",
                  "test_browser.py", "test_facet_pages.py", "test_search.py", "test_cli.py", "test_runs.py",
                  "test_capture.py"]
@@ -59,23 +59,34 @@ def layout() -> Layout:
     return Layout(ROOT)
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Layout:
-    """Build the site of the FIRST_SIX studies once per test session (validate, load, export, Hugo), in a
-    copy of the project. With pytest-xdist's workers (``make test``), the first to need it builds it and
-    the others wait for that build and use it."""
+def _built_once(tmp_path_factory, name: str, studies: tuple[str, ...] | None) -> Layout:
+    """A copy of the project with ``studies`` (None: the whole catalogue), built once per test session
+    (validate, load, export, Hugo). With pytest-xdist's workers (``make test``), the first to need it
+    builds it and the others wait for that build and use it."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
-        layout = copy_project(tmp_path_factory.mktemp("built-site") / "project")
+        layout = copy_project(tmp_path_factory.mktemp(name) / "project", studies=studies)
         build_site(layout)
         return layout
     shared = tmp_path_factory.getbasetemp().parent  # the session's folder, the same for every worker
-    with open(shared / "built-site.lock", "w") as lock:
+    with open(shared / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        done = shared / "built-site.done"
+        done = shared / f"{name}.done"
         if not done.exists():
-            build_site(copy_project(shared / "built-site"))
+            build_site(copy_project(shared / name, studies=studies))
             done.touch()
-    return Layout(shared / "built-site")
+    return Layout(shared / name)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Layout:
+    """The site of the FIRST_SIX studies, built once per test session."""
+    return _built_once(tmp_path_factory, "built-site", FIRST_SIX)
+
+
+@pytest.fixture(scope="session")
+def catalogue(tmp_path_factory) -> Layout:
+    """The site of every study of data/, built once per test session (tests read it, never change it)."""
+    return _built_once(tmp_path_factory, "catalogue", None)
 
 
 def netlify_headers(path: str) -> dict[str, str]:

@@ -5,20 +5,11 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from conftest import ROOT, copy_project, serve_folder
-from ingest.build.site import Layout, build_site
+from conftest import ROOT, serve_folder
+from ingest.build.site import Layout
 from ingest.bundles.fields import facet_pages
 
 STUDIES = sorted(p.name for p in (ROOT / "data").iterdir() if (p / "bundle.yaml").is_file())
-
-
-@pytest.fixture(scope="module")
-def catalogue(tmp_path_factory) -> Layout:
-    layout = copy_project(tmp_path_factory.mktemp("catalogue") / "project", studies=None)
-    build_site(layout)
-    return layout
 
 
 def test_every_study_has_its_page_and_its_row(catalogue: Layout):

@@ -138,7 +138,7 @@ def test_a_plan_names_the_cache_entries_of_all_its_charts(layout):
 
 def test_the_key_covers_every_module_that_draws():
     names = [p.name for p in code_files(ROOT / "site" / "render" / "embeds.mjs")]
-    assert names == ["palette.js", "plot-by-x.js", "plot-evidence.js", "plot-rebuild.js", "plot-runs.js", "dom.mjs", "draw.mjs",
+    assert names == ["inconsistent.js", "palette.js", "plot-by-x.js", "plot-evidence.js", "plot-rebuild.js", "plot-runs.js", "dom.mjs", "draw.mjs",
                      "embed-worker.mjs", "embeds.mjs", "frame.mjs"]
 
 

@@ -10,23 +10,15 @@ import fnmatch
 import json
 
 import duckdb
-import pytest
 import yaml
 
-from conftest import ROOT, copy_project
-from ingest.build.site import Layout, build_site
+from conftest import ROOT
+from ingest.build.site import Layout
 from ingest.bundles.fields import facet_pages, fields
 from ingest.bundles.validate import validate_file
 
 RULE = yaml.safe_load((ROOT / "schema" / "like-for-like.yaml").read_text(encoding="utf-8"))
 MISSING = object()
-
-
-@pytest.fixture(scope="module")
-def catalogue(tmp_path_factory) -> Layout:
-    layout = copy_project(tmp_path_factory.mktemp("like") / "project", studies=None)
-    build_site(layout)
-    return layout
 
 
 def _leaves(value, path: str = "") -> dict[str, object]:

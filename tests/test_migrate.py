@@ -99,14 +99,14 @@ def test_a_unit_as_a_source_prints_it_is_rewritten_to_the_registry_s_on_its_line
     file = copy / "bundle.yaml"
     _, problems = validate_paths([copy])
     assert [(p.line, p.field) for p in problems] == [
-        (149, "results[tpmc-ssd-vs-raid10].defaults.unit"), (167, "results[tpmc-raid10-second-run].defaults.unit"),
-        (184, "results[tpmc-by-buffer-pool].defaults.unit")]
+        (150, "results[tpmc-ssd-vs-raid10].defaults.unit"), (168, "results[tpmc-raid10-second-run].defaults.unit"),
+        (185, "results[tpmc-by-buffer-pool].defaults.unit")]
     done = subprocess.run([str(BENCHDB), "migrate", str(copy)], capture_output=True, text=True)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [
         f"{file}:{line}: results[{table}].defaults.unit: unit 'TpmC' -> 'new-order transactions/min' "
         "(run with --write to rewrite it)"
-        for line, table in ((149, "tpmc-ssd-vs-raid10"), (167, "tpmc-raid10-second-run"), (184, "tpmc-by-buffer-pool"))]
+        for line, table in ((150, "tpmc-ssd-vs-raid10"), (168, "tpmc-raid10-second-run"), (185, "tpmc-by-buffer-pool"))]
     done = subprocess.run([str(BENCHDB), "migrate", "--write", str(copy)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert file.read_bytes() == (SOFIRE / "bundle.yaml").read_bytes()  # those three lines alone changed back

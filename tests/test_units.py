@@ -8,12 +8,10 @@ import json
 from pathlib import Path
 
 import duckdb
-import pytest
 
 from ingest.bundles.fields import metric, metric_unit, registry
 from ingest.bundles.validate import validate_paths
 from ingest.database.stage import build_database_from, stage_bundles
-from ingest.publish import export_all
 from ingest.publish.facets import read_facets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,19 +80,8 @@ def test_a_bundle_that_states_no_unit_is_loaded_with_the_registry_s(tmp_path):
             ("tps", "tps", "tx/s", "200.25"), ("tps", "tps", "tx/s", "90.00")]
 
 
-@pytest.fixture(scope="module")
-def catalogue(tmp_path_factory) -> Path:
-    """Every bundle of data/ staged, loaded and exported (as `benchdb build` does, without Hugo)."""
-    out = tmp_path_factory.mktemp("catalogue")
-    staged, problems, _ = stage_bundles([ROOT / "data"], cache=out / "cache")
-    assert [p for p in problems if p.severity == "error"] == []
-    db = build_database_from(staged, db_path=out / "benchmarks.duckdb")
-    export_all(db_path=db, out_dir=out / "export", bundles=ROOT / "data")
-    return out
-
-
 def test_the_catalogue_stores_each_metric_in_its_one_unit(catalogue):
-    with duckdb.connect(str(catalogue / "benchmarks.duckdb"), read_only=True) as con:
+    with duckdb.connect(str(catalogue.database), read_only=True) as con:
         found = con.execute("SELECT metric, list(DISTINCT unit ORDER BY unit), count(*) FROM measurements "
                             "GROUP BY metric ORDER BY metric").fetchall()
     assert {m: units for m, units, _ in found} == {m: [metric_unit(m)] for m, _, _ in found}
@@ -107,7 +94,7 @@ def _json(path: Path):
 
 
 def test_no_chart_panel_or_ratio_puts_two_metrics_or_two_units_on_one_axis(catalogue):
-    export = catalogue / "export"
+    export = catalogue.export
     # Explore draws a panel per study and metric (site/assets/js/explore.js, its key study|metric)
     panels: dict[tuple, set] = {}
     for file in sorted((export / "assets" / "explore").glob("*.json")):
