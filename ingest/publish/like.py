@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..bundles.fields import field, fields
 from ..database.load import setting_text
-from .db import Snapshot, rows
+from .db import Snapshot
 
 NOT_STATED = "not stated"
 RULE = Path(__file__).resolve().parents[2] / "schema" / "like-for-like.yaml"
@@ -127,7 +127,7 @@ def bundle_facts(system: dict) -> dict[str, str]:
     """A system's bundle entry (as loaded) as facts, path: text, but those a compare field shows."""
     out: dict[str, str] = {}
     _flatten(system, "", out)
-    shown = {fact for f in fields("compare") for fact in f.facts}
+    shown = {fact for f in fields("compare") for fact in f.facts}  # a compare field's, named once
     return {k: v for k, v in out.items() if k not in shown}
 
 
@@ -154,14 +154,9 @@ def _configurations(db: Snapshot, study: str) -> dict[str, dict[str, str]]:
 
 def every_configuration(con: duckdb.DuckDBPyConnection, *, where: str = "TRUE") -> dict[tuple[str, str], dict]:
     """Every (study, system) of the studies ``where`` holds for, with its facts: what Compare shows."""
-    options: dict[str, list[dict]] = {}
-    for o in rows(con, f"SELECT * FROM ({OPTIONS_SQL}) WHERE {where}"):
-        options.setdefault(o["study"], []).append(o)
-    extra = {study: _extra_facts(json.loads(systems), options.get(study, []))
-             for study, systems in con.execute(f"SELECT * FROM ({SYSTEMS_SQL}) WHERE {where}").fetchall()}
-    return {(r["study"], r["system"]): {**{k: v for k, v in r.items() if k not in ("study", "system")},
-                                        **extra[r["study"]][r["system"]]}
-            for r in rows(con, config_sql(where) + " ORDER BY study, system")}
+    db = Snapshot(con, where=where)
+    studies = [s for (s,) in con.execute(f"SELECT study FROM studies WHERE {where} ORDER BY study").fetchall()]
+    return {(study, system): facts for study in studies for system, facts in configurations(db, study).items()}
 
 
 def _word(key: str, value: str) -> str:
