@@ -60,6 +60,8 @@ class MetricName(Named):
     unit: str  # the one unit every value of it is stored and shown with
     also_printed: tuple[str, ...] = ()  # other spellings of that unit that sources print (benchdb migrate)
     fileio: str | None = None  # the figure of a sysbench fileio run's "fileio" figures it is
+    better: Literal["higher", "lower"] = "higher"  # which way of it is better: lower for a latency or a duration
+    io: Literal["database", "raw"] = "database"  # raw: a figure of raw I/O (no database ran), as sysbench fileio's
 
 
 class Registry(_Strict):

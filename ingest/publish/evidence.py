@@ -37,7 +37,24 @@ def study_meta(head: dict, *, title: str) -> dict:
     year, kind = found["year"], found["kind"]
     if year and title.endswith(f" ({year})"):
         title = title[:-len(f" ({year})")]
-    return {"year": year, "source_kind": kind, "study_label": f"{title} ({f'{year}, ' if year else ''}{kind})"}
+    return {"year": year, "source_kind": kind, "study_label": f"{title} ({f'{year}, ' if year else ''}{kind})",
+            "publisher": short_publisher(head["sources"])}
+
+
+def short_publisher(sources: list[dict]) -> str:
+    """Who published a study, in a word or two for a forest plot's label column: its first original
+    source's publisher up to a bracket or a repository's slash ("Percona (blog)" is Percona,
+    "hgxl64/mariadb-benchmarks (...)" hgxl64), without "Inc." or "LLC"; the runs of benchdb capture are "benchdb"."""
+    first = next((s for s in sources if s.get("role", "original") == "original"), sources[0])
+    if first.get("kind") == "measured-here":
+        return "benchdb"
+    words = first["publisher"].split(" (")[0].split("/")[0].split()
+    while len(words) > 1 and words[-1].rstrip(".,") in CORPORATE:
+        words.pop()
+    return " ".join(words)
+
+
+CORPORATE = {"Inc", "LLC", "Ltd", "Technology", "Technologies", "Media", "Corporation", "Corp"}  # left off a label
 
 
 def _reason(cells: list[dict]) -> str:
@@ -59,6 +76,7 @@ def evidence_rows(entry: dict, head: dict) -> list[dict]:
     words (``systems``: what the table, the plot, its CSV and /sql/ show)."""
     meta = study_meta(head, title=entry["title"])
     values = {(p["reference"], p["other"]): (p["reference_value"], p["other_value"]) for p in entry["pairs"]}
+    engines = {s["id"]: (s.get("database") or {}).get("engine") for s in head["systems"]}
     out = []
     for group in entry["groups"]:
         for row in group["rows"]:
@@ -81,7 +99,8 @@ def evidence_rows(entry: dict, head: dict) -> list[dict]:
                 "low": min(ratios) if ratios else None, "high": max(ratios) if ratios else None,
                 "rank": max(c["evidence_rank"] for c in (used or cells)),
                 "left_out": None if used else _reason(cells),
-                "loads_left_out": len(cells) - len(used)})
+                "loads_left_out": len(cells) - len(used),
+                "ratios": ratios, "engine": engines.get(reference)})
             out[-1]["systems"] = systems(out[-1])
     return out
 
@@ -126,112 +145,27 @@ def ratio_text(low: float, high: float) -> str:
     return a if a == b else f"{a} to {b}"
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _pairs_in(rows: list[dict]) -> str:
-    pairs = {(r["study"], r["reference"], r["other"]) for r in rows}
-    studies = {r["study"] for r in rows}
-    return f"{_count(len(pairs), 'pair', 'pairs')} in {_count(len(studies), 'study', 'studies')}"
-
-
-def _state_order(state: str | None) -> tuple:
-    return state != "optimal", state is None, state or ""
-
-
-def _dated(row: dict) -> str:
-    """A study's title with its year, unless the title ends with it already."""
-    title, year = row["title"], row["year"]
-    return title if not year or title.endswith(f"({year})") else f"{title} ({year})"
-
-
-def _segments(rows: list[dict]) -> str:
-    """The ranges of ``rows`` by array state (the state named where there are several, or one stated),
-    each with the studies that disagree about it."""
-    states = sorted({r["state"] for r in rows}, key=_state_order)
-    out = []
-    for state in states:
-        here = [r for r in rows if r["state"] == state]
-        text = ratio_text(min(r["low"] for r in here), max(r["high"] for r in here))
-        if state is not None or len(states) > 1:
-            text = f"{state or 'state not stated'} {text}"
-        by_study: dict[str, list[dict]] = {}
-        for r in here:
-            by_study.setdefault(r["study"], []).append(r)
-        sides = {s: (min(r["low"] for r in rs), max(r["high"] for r in rs)) for s, rs in by_study.items()}
-        above = [s for s, (lo, _) in sides.items() if lo > 1]
-        below = [s for s, (_, hi) in sides.items() if hi < 1]
-        if above and below:
-            def named(studies):
-                return ", ".join(f"{_dated(by_study[s][0])} {ratio_text(*sides[s])}" for s in studies)
-            text += f" (studies disagree: {named(above)} against {named(below)})"
-        out.append(text)
-    return "; ".join(out)
-
-
-NAMED_PAIRS = 6  # at most this many pairs of a facet's values are named in an answer, each with its range
-
-
-def _value_pairs(rows: list[dict]) -> list[tuple]:
-    return sorted({(r["other_value"], r["reference_value"]) for r in rows})
-
-
-def _compared(rows: list[dict], *, optimal: bool) -> str:
-    """``rows``' ranges by what they compare (a facet's two values; for array state, the system against
-    itself in optimal state), each by array state. Past NAMED_PAIRS pairs of values (a study of 25
-    volume sizes pairs each with each), one range over them all, with how many there are."""
-    if optimal:
-        return f"each system against itself in optimal state, {_segments(rows)}"
-    pairs = _value_pairs(rows)
-    if len(pairs) > NAMED_PAIRS:
-        return f"{len(pairs)} pairs of values, each over its reference: {_segments(rows)}"
-    return "; ".join(f"{other} over {reference}: " + _segments(
-        [r for r in rows if (r["other_value"], r["reference_value"]) == (other, reference)]) for other, reference in pairs)
-
-
-def _left_out(rows: list[dict], *, metric: str) -> str:
-    """The rows of ``metric`` that make no ratio, each pair named once with its states and the reason."""
-    left: dict[tuple, list] = {}
-    for r in rows:
-        if r["left_out"] is not None and r["metric"] == metric:
-            left.setdefault((r["systems"], r["left_out"]), []).append(r["state"] or "state not stated")
-    if not left:
-        return ""
-    # a pair left out at several workloads: each state named once
-    return " Left out: " + "; ".join(f"{what} ({', '.join(dict.fromkeys(states))}): {reason}"
-                                     for (what, reason), states in left.items()) + "."
-
-
-def answer(rows: list[dict], *, name: str, optimal: bool) -> dict:
-    """The answer of a facet page over its evidence rows: its sentence, and what the home page shows
-    beside it (the grade, the years, the publishers' kinds, how many studies and pairs)."""
-    grades = {g["rank"]: g for g in as_data()["grades"]}
-    usable = [r for r in rows if r["left_out"] is None]
-    if not usable:
-        sentence = ("No pair makes a ratio." + _left_out(rows, metric=rows[0]["metric"]) if rows
+def answer(rows: list[dict], *, synthesis: dict) -> dict:
+    """The answer of a facet page over its evidence rows, from its synthesis (ingest/synthesis/: the one
+    owner of its wording): the first contrast's sentence, every contrast's, the rows left out in words,
+    and what the home page shows beside it (the certainty, the grade, the years, the publishers' kinds,
+    how many studies and pairs the first contrast is over)."""
+    contrasts = synthesis["contrasts"]
+    if not contrasts:
+        sentence = ("No pair makes a ratio." if rows
                     else "No study in the database has a like-for-like pair for this question yet.")
-        return {"sentence": sentence, "rank": None, "metric": None, "years": [], "kinds": [], "studies": 0, "pairs": 0}
-    order = {m.key: i for i, m in enumerate(registry().metrics)}
-    metric = min(usable, key=lambda r: (r["rank"], order.get(r["metric"], len(order))))["metric"]
-    of_metric = [r for r in usable if r["metric"] == metric]
-    best = min(r["rank"] for r in of_metric)
-    top = [r for r in of_metric if r["rank"] == best]
-    grade = grades[best]
-    between = ", " if not optimal and len(_value_pairs(top)) > NAMED_PAIRS else " "  # "volume size (GB), 300 pairs"
-    sentence = (f"{top[0]['metric_label']}, {name if not optimal else 'array state'}{between}"
-                f"{_compared(top, optimal=optimal)} ({_pairs_in(top)}, graded {grade['mark']} {grade['label']}).")
-    lower = sorted({r["rank"] for r in of_metric} - {best})
-    if lower:
-        parts = [f"{_compared([r for r in of_metric if r['rank'] == rank], optimal=optimal)} "
-                 f"({_pairs_in([r for r in of_metric if r['rank'] == rank])}, {grades[rank]['mark']} {grades[rank]['label']})"
-                 for rank in lower]
-        sentence += " Apart, of lower grade: " + "; ".join(parts) + "."
-    sentence += _left_out(rows, metric=metric)
-    years = sorted({r["year"] for r in top if r["year"]})
-    return {"sentence": sentence, "rank": best, "metric": metric, "years": years,
-            "kinds": sorted({r["source_kind"] for r in top}), "studies": len({r["study"] for r in top}),
-            "pairs": len({(r["study"], r["reference"], r["other"]) for r in top})}
+        return {"sentence": sentence, "sentences": [], "left_out": synthesis["left_out"], "certainty": None,
+                "rank": None, "metric": None, "years": [], "kinds": [], "studies": 0, "pairs": 0}
+    first, lead = contrasts[0], synthesis["lead"]
+    studies = {s["study"]: s for g in first["groups"] for s in g["studies"]}
+    sentences = [c["sentence"] for c in contrasts]
+    return {"sentence": lead["sentence"] if lead else first["sentence"],
+            "sentences": ([lead["sentence"]] if lead else []) + sentences,
+            "left_out": synthesis["left_out"], "certainty": lead["certainty"] if lead else first["certainty"],
+            "rank": first["rank"],
+            "metric": first["metric"], "years": sorted({s["year"] for s in studies.values() if s["year"]}),
+            "kinds": sorted({s["source_kind"] for s in studies.values()}), "studies": len(studies),
+            "pairs": first["pairs"]}
 
 
 # The evidence rows as /sql/ loads them (a table named ``evidence``, one row a facet's row): its columns

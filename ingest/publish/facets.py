@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..bundles.fields import Field, facet_pages, metric_label
 from ..database.evidence import as_data as evidence_grades
+from ..synthesis.answer import synthesis
 from . import alt_text
 from .evidence import answer, home_rows, plotted, sort_rows
 from .colours import colour_chart
@@ -404,11 +405,15 @@ def evidence_data(facets: dict) -> dict[str, dict]:
     out = {}
     for order, facet in enumerate(facet_pages()):
         page = facets[facet.page.slug]
-        rows = sort_rows([r for s in page["studies"] for r in s["part"].get("evidence", [])])
-        found = answer(rows, name=page["name"], optimal=facet.page.baseline == "optimal")
+        rows = sort_rows([dict(r) for s in page["studies"] for r in s["part"].get("evidence", [])])
+        found = synthesis(rows, slug=facet.page.slug, name=page["name"], optimal=facet.page.baseline == "optimal")
+        for r in rows:  # each load's ratio is the synthesis's; the rows as pages and /sql/ read them hold the range
+            r.pop("ratios", None)
+            r.pop("engine", None)
+        said = answer(rows, synthesis=found)
         out[facet.page.slug] = {"order": order, "title": page["title"], "question": facet.page.question,
-                                "path": f"/{facet.page.slug}/", "answer": found, "rows": rows,
-                                "plot": plotted(rows, found["metric"]), **home_rows(rows, found)}
+                                "path": f"/{facet.page.slug}/", "answer": said, "synthesis": found, "rows": rows,
+                                "plot": plotted(rows, said["metric"]), **home_rows(rows, said)}
     return out
 
 
