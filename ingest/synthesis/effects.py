@@ -202,8 +202,10 @@ def contrasts(rows: list[dict], *, slug: str, optimal: bool) -> list[dict]:
         out.append({"id": _slug(f"{other}-vs-{reference}"), "other": other, "reference": reference, "metric": metric,
                     "metric_label": here[0]["metric_label"], "groups": groups,
                     "studies": len({r["study"] for r in here}), "pairs": len({(r["study"], r["reference"], r["other"]) for r in here}),
-                    "rank": min(r["rank"] for r in here), "order": order.get(metric, len(order))})
-    out.sort(key=lambda c: (-c["studies"], c["rank"], c["order"], -c["pairs"], c["id"]))
+                    "rank": min(r["rank"] for r in here), "order": order.get(metric, len(order)),
+                    "latest": max(r["year"] or 0 for r in here)})
+    # most studies first, then the best grade, the registry's first metric, the newest evidence, most pairs
+    out.sort(key=lambda c: (-c["studies"], c["rank"], c["order"], -c["latest"], -c["pairs"], c["id"]))
     seen: dict[str, int] = {}
     for c in out:  # ids unique within the facet
         seen[c["id"]] = seen.get(c["id"], 0) + 1
