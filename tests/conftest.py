@@ -134,6 +134,14 @@ def site_url(built_site: Layout):
 
 
 @pytest.fixture(scope="session")
+def catalogue_url(catalogue: Layout):
+    """The site of every study of data/, served (tests/test_questions.py)."""
+    server = serve_folder(catalogue.public)
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run 'make test', which installs Debian's chromium")
