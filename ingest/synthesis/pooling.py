@@ -21,8 +21,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
-from statsmodels.stats.meta_analysis import combine_effects
+
+# scipy and statsmodels are imported where they are used: statsmodels brings pandas, 2 s of imports
+# that every other benchdb command (validate, import, diff) would pay at its start
 
 METHODS = {"dl": "chi2", "pm": "iterated"}  # our name -> combine_effects' method_re
 PREDICTIONS = ("t", "z", None)
@@ -71,6 +72,8 @@ def prediction_interval(*, estimate: float, se: float, tau2: float, k: int, leve
     if k < 3:
         raise ValueError(f"a prediction interval needs at least 3 studies; there are {k}")
     upper = 0.5 + level / 2
+    from scipy import stats
+
     c = stats.t.ppf(upper, k - 2) if prediction == "t" else stats.norm.ppf(upper)
     half = float(c) * math.sqrt(tau2 + se * se)
     return estimate - half, estimate + half
@@ -102,6 +105,8 @@ def pool(effects, variances, *, method: str = "dl", level: float = 0.95, predict
     # statsmodels goes on with a negative DerSimonian-Laird tau² (weights 1/(v + tau²) that may divide by
     # 0) and its own I² divides by Q: both are set aside below, so their warnings are too
     with np.errstate(divide="ignore", invalid="ignore"):
+        from statsmodels.stats.meta_analysis import combine_effects
+
         res = combine_effects(y, v, method_re=METHODS[method], use_t=False, alpha=1 - level, **extra)
     ci_fe, ci_re = res.conf_int(alpha=1 - level, use_t=False)[:2]
     tau2 = float(res.tau2)
