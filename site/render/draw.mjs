@@ -3,13 +3,14 @@
 // embed-worker.mjs) and snapshot.mjs.
 import {inconsistentWords} from "../assets/js/inconsistent.js";
 import {plotByX, pointsOf} from "../assets/js/plot-by-x.js";
-import {evidencePlot} from "../assets/js/plot-evidence.js";
+import {evidencePlot, forestKey, forestPlot} from "../assets/js/plot-evidence.js";
 import {plotRebuild} from "../assets/js/plot-rebuild.js";
 import {plotRuns} from "../assets/js/plot-runs.js";
 import {frame} from "./frame.mjs";
 
 const RENDERERS = {"by-x": plotByX, runs: plotRuns, rebuild: plotRebuild,
-  evidence: (spec, option, options) => evidencePlot(spec, options)};  // a facet's (ingest/publish/evidence_embed.py)
+  evidence: (spec, option, options) => evidencePlot(spec, options),  // a facet's (ingest/publish/evidence_embed.py)
+  forest: (spec, option, options) => forestPlot(spec, options)};  // a facet's synthesis (the same embed)
 
 // The chart's <svg> as its renderer draws it, and its legend: the series drawn and their colours.
 export function drawChart(chart, {width, document}) {
@@ -34,6 +35,8 @@ function byXNotes(chart) {
 // The text of the standalone SVG file.
 export function drawEmbed(chart, {width, document}) {
   const {svg, legend} = drawChart(chart, {width, document});
-  const context = {...chart.context, notes: [...(chart.context.notes ?? []), ...byXNotes(chart)]};
+  // a forest's key in words (plot-evidence.js: forestKey, as the page's), before the grades' words
+  const key = chart.renderer === "forest" ? forestKey(chart.spec) : [];
+  const context = {...chart.context, notes: [...key, ...(chart.context.notes ?? []), ...byXNotes(chart)]};
   return `<?xml version="1.0" encoding="UTF-8"?>\n${frame(svg, {title: chart.title, context, legend, width})}\n`;
 }
