@@ -2,9 +2,11 @@
 <facet>/`` with its oEmbed answer (Hugo makes them with the facet's first page, from the facet's evidence
 in facets.json), the SVG site/render/embeds.mjs draws at build time (renderer ``evidence``: the facet page's
 plot, site/assets/js/plot-evidence.js, framed with its question, answer, grades in words and sources), the
-CSV of exactly the rows plotted, its reference (BibTeX and CSL-JSON beside the CSV, citation.py) and its
+CSV of exactly the rows plotted (with a synthesis, the forest of its first contrast: a row a study and a
+pooled estimate), its reference (BibTeX and CSL-JSON beside the CSV, citation.py) and its
 entry in ``/embed/index.json``. The query that gives the same rows
-from /sql/'s ``evidence`` table (evidence.py: SQL_TABLE) is written here too, beside the CSV's columns.
+from /sql/'s ``evidence`` table (evidence.py: SQL_TABLE) is written here too, beside the CSV's columns (a
+forest's: the evidence rows of its metric its studies' effects are taken from, as /sql/ holds no synthesis).
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ from .evidence import SQL_TABLE, ratio_text
 
 COLUMNS = ["study", "title", "systems", "workload", "metric", "state", "median", "low", "high", "grade", "year",
            "source_kind"]
+# a forest's CSV (a facet with a synthesis): a row a study of each group ("study") and a pooled estimate ("pooled")
+FOREST_COLUMNS = ["contrast", "group", "row", "study", "title", "year", "source_kind", "grade", "pairs", "loads", "ratio",
+                  "low", "high", "min", "max", "weight", "imputed", "flipped", "pi_low", "pi_high", "i2", "tau2", "k",
+                  "method"]
 SPECS = "_evidence.json"  # the evidence embeds' file of embed_specs.FOLDER: no study's id begins with "_"
 
 
@@ -57,7 +63,12 @@ def _alt(rows: list[dict]) -> str:
 
 
 def _embed(slug: str, entry: dict, *, out: Path, site_url: str) -> tuple[dict, str] | None:
-    """Write a facet's evidence CSV; its entry and render spec (JSON text), or None if it plots nothing."""
+    """Write a facet's evidence CSV; its entry and render spec (JSON text), or None if it plots nothing. With
+    a synthesis (``entry["synthesis"]``), the forest of its first contrast, as the facet page draws it first;
+    else the plot of its pairs."""
+    contrasts = (entry.get("synthesis") or {}).get("contrasts") or []
+    if contrasts:
+        return _forest(slug, entry, band=entry["synthesis"]["band"], contrast=contrasts[0], out=out, site_url=site_url)
     rows = [entry["rows"][i] for i in entry["plot"]]
     if not rows:
         return None
@@ -66,6 +77,64 @@ def _embed(slug: str, entry: dict, *, out: Path, site_url: str) -> tuple[dict, s
     data = csv_bytes(COLUMNS, [[r["study"], r["title"], r["systems"], r["workload"] or "", r["metric"], r["state"] or "",
                                 repr(r["median"]), repr(r["low"]), repr(r["high"]), key[r["rank"]],
                                 "" if r["year"] is None else r["year"], r["source_kind"]] for r in rows])
+    lead = [entry["answer"]["sentence"],
+            f"{rows[0]['metric_label']}: each row one pair within one study, the point its median ratio over the "
+            "loads, the bar its lowest to highest; the dashed line is 1× (no difference)."]
+    return _finish(slug, entry, data=data, rows=len(rows), alt=_alt(rows), sources=_sources(rows),
+                   metric=rows[0]["metric"], ranks={r["rank"] for r in rows}, lead=lead, kinds=["ratio"],
+                   renderer="evidence", spec={"rows": rows, "grades": grades}, out=out, site_url=site_url)
+
+
+def _number(x: float | None) -> str:
+    return "" if x is None else repr(x)
+
+
+def _forest(slug: str, entry: dict, *, band: float, contrast: dict, out: Path, site_url: str) -> tuple[dict, str]:
+    """The forest of one contrast of the facet's synthesis: its CSV holds one row a study of each group and
+    one a pooled estimate (FOREST_COLUMNS; the leave-one-out estimates are the image's and the page's)."""
+    key = {g["rank"]: g["key"] for g in as_data()["grades"]}
+    rows, ranks = [], set()
+    for group in contrast["groups"]:
+        for s in group["studies"]:
+            ranks.add(s["rank"])
+            rows.append([contrast["id"], group["id"], "study", s["study"], s["title"], _number(s["year"]), s["source_kind"],
+                         key[s["rank"]], s["pairs"], s["loads"], *map(_number, (s["ratio"], s["low"], s["high"], s["min"],
+                         s["max"], s["weight"])), str(s["imputed"]).lower(), str(s["flipped"]).lower(), "", "", "", "", "", ""])
+        if p := group["pooled"]:
+            rows.append([contrast["id"], group["id"], "pooled", "", "", "", "", "", "", "",
+                         *map(_number, (p["ratio"], p["low"], p["high"])), "", "", "", "", "",
+                         *map(_number, (p["pi_low"], p["pi_high"], p["i2"], p["tau2"])), p["k"], p["method"]])
+    studies = [s for g in contrast["groups"] for s in g["studies"]]
+    pair = f"{contrast['other']} over {contrast['reference']}"
+    lead = [contrast["sentence"],
+            f"{contrast['metric_label']}, {pair}: each row one study, its effect the median of its like-for-like "
+            "ratios; a group's pooled estimate under its studies."]
+    return _finish(slug, entry, data=csv_bytes(FOREST_COLUMNS, rows), rows=len(rows), alt=_forest_alt(contrast),
+                   sources=list(dict.fromkeys(f"{s['label']} ({s['source_kind']})" for s in studies)),
+                   metric=contrast["metric"], ranks=ranks, lead=lead, kinds=["ratio", "pooled"], renderer="forest",
+                   spec={"band": band, "contrast": contrast}, out=out, site_url=site_url)
+
+
+def _forest_alt(contrast: dict) -> str:
+    """The forest's numbers in words (its text alternative): each group's studies and pooled estimate."""
+    parts = []
+    for group in contrast["groups"]:
+        n = len(group["studies"])
+        words = f"{group['label'] + ': ' if group['label'] else ''}{n} {'study' if n == 1 else 'studies'}"
+        ratios = [s["ratio"] for s in group["studies"]]
+        words += f", effects {ratio_text(min(ratios), max(ratios))}"
+        if p := group["pooled"]:
+            words += (f", pooled {ratio_text(p['ratio'], p['ratio'])} ({ratio_text(p['low'], p['high'])}), "
+                      f"prediction interval {ratio_text(p['pi_low'], p['pi_high'])}")
+        parts.append(words)
+    return f"{contrast['metric_label']}, {contrast['other']} over {contrast['reference']}: {'; '.join(parts)}."
+
+
+def _finish(slug: str, entry: dict, *, data: bytes, rows: int, alt: str, sources: list[str], metric: str,
+            ranks: set[int], lead: list[str], kinds: list[str], renderer: str, spec: dict, out: Path,
+            site_url: str) -> tuple[dict, str]:
+    """Write the CSV ``data`` and its references; the embed's entry and render spec (JSON text)."""
+    grades = as_data()["grades"]
     chart_id = embed_id(slug)
     (out / f"{chart_id}.csv").write_bytes(data)
     title = f"Evidence: {entry['question']}"
@@ -73,8 +142,8 @@ def _embed(slug: str, entry: dict, *, out: Path, site_url: str) -> tuple[dict, s
         "id": chart_id, "title": title, "kind": "evidence", "part": None, "study": None, "facet": slug,
         "page": f"/embed/{chart_id}/", "full_page": entry["path"],
         "svg": f"/embed/{chart_id}.svg", "csv": f"/embed/{chart_id}.csv",
-        "sha256": hashlib.sha256(data).hexdigest(), "rows": len(rows), "alt": _alt(rows),
-        "sources": _sources(rows), "sql": sql(slug, rows[0]["metric"]),
+        "sha256": hashlib.sha256(data).hexdigest(), "rows": rows, "alt": alt,
+        "sources": sources, "sql": sql(slug, metric),
         "cite_key": f"benchdb-{chart_id}", "bib": f"/embed/{chart_id}.bib", "csl": f"/embed/{chart_id}.csl.json",
     }
     site = site_url.rstrip("/")
@@ -83,17 +152,12 @@ def _embed(slug: str, entry: dict, *, out: Path, site_url: str) -> tuple[dict, s
         key=found["cite_key"], title=title, url=f"{site}{found['page']}", sha256=found["sha256"],
         about=f"The evidence of the facet page {site}{entry['path']}; values from: {'; '.join(found['sources'])}.")]},
         folder=out)
-    marks = sorted({r["rank"] for r in rows})
     context = {
-        "lead": [entry["answer"]["sentence"],
-                 f"{rows[0]['metric_label']}: each row one pair within one study, the point its median ratio over the "
-                 "loads, the bar its lowest to highest; the dashed line is 1× (no difference)."],
-        "notes": [f"{g['mark']} {g['label']}: {g['about']}" for g in grades if g["rank"] in marks],
-        "sources": found["sources"], "kinds": ["ratio"],
+        "lead": lead, "notes": [f"{g['mark']} {g['label']}: {g['about']}" for g in grades if g["rank"] in ranks],
+        "sources": found["sources"], "kinds": kinds,
         "address": f"{site}{found['page']} · the question: {site}{entry['path']}", "sha256": found["sha256"],
         "alt": found["alt"]}
-    spec = {"id": chart_id, "title": title, "renderer": "evidence", "spec": {"rows": rows, "grades": grades},
-            "option": None, "context": context}
+    spec = {"id": chart_id, "title": title, "renderer": renderer, "spec": spec, "option": None, "context": context}
     return found, json.dumps(spec, ensure_ascii=False)
 
 

@@ -61,7 +61,8 @@ function block(lines, {x = PAD, y, size, fill = INK, weight = "normal", lead = 1
 
 const KIND_WORDS = {exact: "exact (as printed)", derived: "derived (computed from printed values)",
   approximate: "approximate", measured: "measured (from logs)",
-  ratio: "ratios of two values of one study (its median, lowest and highest over the loads)"};
+  ratio: "ratios of two values of one study (its median, lowest and highest over the loads)",
+  pooled: "pooled estimates of the studies' effects (their method in the key)"};
 
 // The outer SVG around a drawn chart (an <svg> element of width `width`) and its legend entries
 // ([{label, colour}], may be empty).

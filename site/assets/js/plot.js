@@ -4,5 +4,5 @@
 // out and points their imports here. What the scripts import from them, and only that (esbuild keeps
 // the code these names need and drops the rest of Plot): tests/test_scripts.py checks the list against
 // the scripts' imports. d3-array's functions are here because Plot holds them anyway.
-export {axisX, barX, dot, line, plot, pointer, rectX, ruleX, ruleY, text, tip} from "@observablehq/plot";
+export {areaX, axisX, barX, dot, line, plot, pointer, rect, rectX, ruleX, ruleY, text, tip} from "@observablehq/plot";
 export {extent, greatest, least, max, min} from "d3-array";
