@@ -40,8 +40,8 @@ def test_plot_js_exports_what_every_script_imports_from_plot_and_d3_array():
         if script.name != "plot.js":
             for package in SHARED:
                 imported[package] |= _named_imports(script.read_text(encoding="utf-8"), package)
-    assert imported["@observablehq/plot"] == {"axisX", "barX", "dot", "line", "plot", "pointer", "rectX", "ruleX", "ruleY",
-                                                "text", "tip"}
+    assert imported["@observablehq/plot"] == {"areaX", "axisX", "barX", "dot", "line", "plot", "pointer", "rect", "rectX",
+                                                "ruleX", "ruleY", "text", "tip"}
     assert imported["d3-array"] == {"extent", "greatest", "least", "max", "min"}
     assert exported == imported  # each name once, none that no script uses (Plot's unused code is left out)
 

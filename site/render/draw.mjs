@@ -32,11 +32,16 @@ function byXNotes(chart) {
   return words ? [words.trim()] : [];
 }
 
+// The chart's context as its frame prints it: its notes after what its marks say in words (a forest's
+// key, as the page's: plot-evidence.js, forestKey), and before what a chart by load's marks say.
+export function embedContext(chart) {
+  const key = chart.renderer === "forest" ? forestKey(chart.spec) : [];
+  return {...chart.context, notes: [...key, ...(chart.context.notes ?? []), ...byXNotes(chart)]};
+}
+
 // The text of the standalone SVG file.
 export function drawEmbed(chart, {width, document}) {
   const {svg, legend} = drawChart(chart, {width, document});
-  // a forest's key in words (plot-evidence.js: forestKey, as the page's), before the grades' words
-  const key = chart.renderer === "forest" ? forestKey(chart.spec) : [];
-  const context = {...chart.context, notes: [...key, ...(chart.context.notes ?? []), ...byXNotes(chart)]};
+  const context = embedContext(chart);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${frame(svg, {title: chart.title, context, legend, width})}\n`;
 }
