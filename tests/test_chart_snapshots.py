@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from conftest import FIXTURES, ROOT
+from ingest.database.evidence import as_data as grades
 
 SNAPSHOTS = ROOT / "tests" / "snapshots"
 
@@ -72,7 +73,7 @@ FORESTS = {"forest-framed": (0, 760, FOREST_CONTEXT), "forest-narrow": (0, 343, 
 @pytest.fixture(scope="module")
 def forests(tmp_path_factory) -> dict[str, str]:
     charts = [{"name": name, "renderer": "forest", "option": None, "width": width, "title": "Evidence: a made-up question",
-               "spec": {"band": SYNTHESIS["band"], "contrast": SYNTHESIS["contrasts"][at]}, **({"context": c} if c else {})}
+               "spec": {"band": SYNTHESIS["band"], "contrast": SYNTHESIS["contrasts"][at], "grades": grades()["grades"]}, **({"context": c} if c else {})}
               for name, (at, width, c) in FORESTS.items()]
     specs = tmp_path_factory.mktemp("forest") / "specs.json"
     specs.write_text(json.dumps({"charts": charts}, ensure_ascii=False), encoding="utf-8")

@@ -112,7 +112,7 @@ def _forest(slug: str, entry: dict, *, band: float, contrast: dict, out: Path, s
     return _finish(slug, entry, data=csv_bytes(FOREST_COLUMNS, rows), rows=len(rows), alt=_forest_alt(contrast),
                    sources=list(dict.fromkeys(f"{s['label']} ({s['source_kind']})" for s in studies)),
                    metric=contrast["metric"], ranks=ranks, lead=lead, kinds=["ratio", "pooled"], renderer="forest",
-                   spec={"band": band, "contrast": contrast}, out=out, site_url=site_url)
+                   spec={"band": band, "contrast": contrast, "grades": as_data()["grades"]}, out=out, site_url=site_url)
 
 
 def _forest_alt(contrast: dict) -> str:

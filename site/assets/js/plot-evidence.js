@@ -98,7 +98,8 @@ export function evidencePlot(data, {width = 640, document, tips = false} = {}) {
 // hollow square of one size when it is not pooled); under a group's studies, the pooled diamond (as wide
 // as its 95% interval) with the prediction interval through it, and the pooled estimate without each
 // study the synthesis left out. The band of no practical difference is shaded, 1x dashed, the x axis a
-// log scale. At a narrow width the figures column goes under the label. `data`: {band, contrast}.
+// log scale. At a narrow width the figures column goes under the label. `data`: {band, contrast, grades}
+// (grades: evidence_grades.json's, from schema/evidence-grades.yaml: a study's mark is its rank's).
 
 const NARROW = 560; // px: under this, the figures go under the label
 const R_ALL = 11; // the r of a square holding all the weight: its area, r² π, is the weight's share
@@ -108,13 +109,14 @@ const CHAR = 6.4; // px a character of 11 px text (an estimate on the wide side)
 const two = (x) => x.toFixed(2);
 const range = (low, high) => `${two(low)} to ${two(high)}`;
 const ratioWith = (r) => (r.low == null ? `${ratio(r.ratio)} (no interval)` : `${ratio(r.ratio)} (${range(r.low, r.high)})`);
+const tau = (t) => t.toFixed(4); // four places (the table's %.4f)
 const share = (w) => `${Math.round(w * 100)}%`;
 const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 // A study's label column: its label, then its year (where the label lacks it), source kind and grade mark.
-function studyLabel(s) {
+function studyLabel(s, marks) {
   const year = s.year != null && !s.label.includes(String(s.year)) ? `${s.year}, ` : "";
-  return [s.label, `${year}${s.source_kind} ${s.mark}`];
+  return [s.label, `${year}${s.source_kind} ${marks[s.rank]}`];
 }
 
 // A study's figures column: ratio and interval; loads and weight; what is unusual about it.
@@ -139,6 +141,7 @@ function studyTip(s, pair) {
 // home page).
 export function forestLayout(data, width, {without = true} = {}) {
   const {contrast} = data;
+  const marks = Object.fromEntries(data.grades.map((g) => [g.rank, g.mark])); // (evidence_grades.json)
   const narrow = width < NARROW;
   const labelWidth = narrow ? Math.max(120, Math.round(width * 0.42)) : Math.min(240, Math.round(width * 0.3));
   const figuresWidth = narrow ? 0 : 160;
@@ -151,26 +154,30 @@ export function forestLayout(data, width, {without = true} = {}) {
     const labelLines = label.flatMap((line) => wrap(line, labelChars));
     const figureLines = figures.flatMap((line) => wrap(line, figureChars));
     const lines = narrow ? [...labelLines, ...figureLines] : labelLines;
-    const tall = Math.max(lines.length, narrow ? 0 : figureLines.length, 1) * LINE;
+    const tall = Math.max(lines.length, narrow ? 0 : figureLines.length, extra.plot?.length ?? 0, 1) * LINE;
     const height = tall + (kind === "heading" || kind === "note" ? 4 : 10);
-    rows.push({kind, label: lines.join("\n"), figures: narrow ? "" : figureLines.join("\n"), y: top + height / 2, ...extra});
+    rows.push({...extra, kind, label: lines.join("\n"), figures: narrow ? "" : figureLines.join("\n"), y: top + height / 2,
+      plot: extra.plot?.join("\n")});
     top += height;
   };
-  add("header", [narrow ? "Study; ratio (95% interval)" : "Study, source, grade"], narrow ? [] : ["Ratio (95% interval)"]);
+  // the pair in words over the plot's column (at a narrow width the page's heading says it)
+  const plotChars = Math.floor((width - left - 18) / CHAR);
+  add("header", [narrow ? "Study; ratio (95% interval)" : "Study, source, grade"], narrow ? [] : ["Ratio (95% interval)"],
+    narrow ? {} : {plot: wrap(pair, plotChars)});
   const body = top;
   for (const group of contrast.groups) {
     if (group.label) add("heading", [group.label], []);
     for (const s of group.studies) {
-      add("study", studyLabel(s), studyFigures(s), {ratio: s.ratio, low: s.low, high: s.high, imputed: s.imputed,
+      add("study", studyLabel(s, marks), studyFigures(s), {ratio: s.ratio, low: s.low, high: s.high, imputed: s.imputed,
         r: s.weight == null ? null : Math.max(1.5, R_ALL * Math.sqrt(s.weight)), tip: studyTip(s, pair)});
     }
     const p = group.pooled;
     if (p) {
-      const figures = [ratioWith(p), `prediction ${range(p.pi_low, p.pi_high)}`, `I² ${share(p.i2)}, tau² ${p.tau2}`];
+      const figures = [ratioWith(p), `prediction ${range(p.pi_low, p.pi_high)}`, `I² ${share(p.i2)}, tau² ${tau(p.tau2)}`];
       add("pooled", [`Pooled, ${plural(p.k, "study", "studies")}`, p.method], figures, {ratio: p.ratio, low: p.low, high: p.high,
         pi_low: p.pi_low, pi_high: p.pi_high, group: group.id,
         tip: `Pooled${group.label ? ` (${group.label})` : ""}, ${plural(p.k, "study", "studies")} (${p.method}): ${ratioWith(p)}\n` +
-          `prediction interval ${range(p.pi_low, p.pi_high)}; I² ${share(p.i2)}, tau² ${p.tau2}`});
+          `prediction interval ${range(p.pi_low, p.pi_high)}; I² ${share(p.i2)}, tau² ${tau(p.tau2)}`});
       for (const w of without ? group.without : []) {
         add("without", [`Without ${w.label}`], [ratioWith(w)], {ratio: w.ratio, low: w.low, high: w.high,
           tip: `Without ${w.label}: ${ratioWith(w)}`});
@@ -202,13 +209,23 @@ export function forestKey(data, {without = true} = {}) {
   return key;
 }
 
+// Of log ``ticks`` over ``domain`` drawn ``span`` px wide, 1 and those at least TICK_GAP px from every
+// one kept, so that no two labels overlap.
+const TICK_GAP = 34;
+function spaced(ticks, [low, high], span) {
+  const at = (t) => (Math.log(t / low) / Math.log(high / low)) * span;
+  const kept = ticks.includes(1) ? [1] : [];
+  for (const t of ticks) if (kept.every((k) => Math.abs(at(t) - at(k)) >= TICK_GAP)) kept.push(t);
+  return kept.sort((a, b) => a - b);
+}
+
 // ``tips``: Plot's tip on hover (the page's); an embed's SVG keeps each point's <title> alone.
 export function forestPlot(data, {width = 640, document, tips = false, without = true} = {}) {
-  const {rows, top, body, left, labelWidth, narrow, pair} = forestLayout(data, width, {without});
+  const {rows, top, body, left, labelWidth} = forestLayout(data, width, {without});
   const drawn = rows.filter((r) => r.ratio != null);
   const ends = drawn.flatMap((r) => [r.ratio, r.low, r.high, r.pi_low, r.pi_high]).filter((x) => x != null);
   const domain = [Math.min(1 - data.band, ...ends) / 1.08, Math.max(1 + data.band, ...ends) * 1.08];
-  const ticks = logTicks(domain, width - left < 260 ? 3 : 6);
+  const ticks = spaced(logTicks(domain, width - left < 260 ? 3 : 6), domain, width - left - 14);
   const of = (kind) => drawn.filter((r) => r.kind === kind);
   const studies = of("study"), pooled = of("pooled"), left_out = of("without");
   const spans = (list) => list.filter((r) => r.low != null);
@@ -248,8 +265,7 @@ export function forestPlot(data, {width = 640, document, tips = false, without =
       dot(drawn, {x: "ratio", y: "y", r: 9, fill: "currentColor", fillOpacity: 0, title: "tip", tip: tips}),
       text(rows.filter((r) => r.kind === "header" || r.kind === "heading"), {...words, y: "y", text: "label", dx: column(4),
         fontWeight: "bold"}),
-      // the pair in words over the plot's column (at a narrow width the page's heading says it)
-      text(narrow ? [] : rows.filter((r) => r.kind === "header"), {...words, y: "y", text: () => pair, dx: 4, fontWeight: "bold"}),
+      text(rows.filter((r) => r.plot), {...words, y: "y", text: "plot", dx: 4, fontWeight: "bold"}),
       text(rows.filter((r) => r.kind === "study" || r.kind === "pooled" || r.kind === "without"), {...words, y: "y",
         text: "label", dx: column(indent)}),
       text(rows.filter((r) => r.kind === "note"), {...words, y: "y", text: "label", dx: column(indent), fontStyle: "italic"}),
