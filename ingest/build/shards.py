@@ -200,6 +200,7 @@ class FacetPage:
     path: str  # its address, e.g. /raid-level/2/
     studies: tuple[str, ...]
     embed: str | None = None  # on a facet's first page, its evidence plot's embed page (rendered with it)
+    details: tuple[str, ...] = ()  # the pages of their own of its studies too heavy for it (rendered with it)
 
     @property
     def file(self) -> str:
@@ -208,15 +209,15 @@ class FacetPage:
 
     @property
     def files(self) -> list[str]:
-        """The page's file and the folder of the embed page rendered with it, in the site."""
-        return [self.file, *([self.embed.strip("/")] if self.embed else [])]
+        """The page's file and the folders of the embed page and study pages rendered with it, in the site."""
+        return [self.file, *([self.embed.strip("/")] if self.embed else []), *(d.strip("/") for d in self.details)]
 
 
 def facet_pages_of(data: Path) -> tuple[dict, list[FacetPage]]:
     """The exported facets (facets.json) and every page of them."""
     facets = json.loads((data / "facets.json").read_text(encoding="utf-8"))
     return facets, [FacetPage(slug, page_name(slug, c["number"]), c["path"], tuple(c["studies"]),
-                              _evidence_embed(facet) if c["number"] == 1 else None)
+                              _evidence_embed(facet) if c["number"] == 1 else None, tuple(c["details"]))
                     for slug, facet in facets.items() for c in facet["chunks"]]
 
 
@@ -260,10 +261,10 @@ def entries_of_studies(by_study: dict[str, dict], studies) -> dict:
 
 
 def facet_segment(pages: list[FacetPage]) -> list[str]:
-    """The segment of a run of ``pages`` (config lines for Hugo): those pages and their evidence plots'
-    embed pages, and nothing else (not the section Hugo makes of a facet whose first page is not in the
-    run)."""
-    paths = ",".join(path.rstrip("/") for page in pages for path in (page.path, page.embed) if path)
+    """The segment of a run of ``pages`` (config lines for Hugo): those pages, their evidence plots'
+    embed pages and their studies' pages of their own, and nothing else (not the section Hugo makes of a
+    facet whose first page is not in the run)."""
+    paths = ",".join(path.rstrip("/") for page in pages for path in (page.path, page.embed, *page.details) if path)
     return ["[segments]", "  [segments.facets]", "    [[segments.facets.includes]]", f"      path = {json.dumps('{' + paths + '}')}"]
 
 

@@ -20,7 +20,7 @@ from ..bundles.fields import Field, facet_pages, metric_label
 from ..database.evidence import as_data as evidence_grades
 from ..synthesis.answer import synthesis
 from . import alt_text
-from .evidence import answer, home_rows, plotted, sort_rows
+from .evidence import SQL_TABLE, answer, home_rows, plotted, sort_rows
 from .colours import colour_chart
 from .db import Snapshot
 from .like import NOT_STATED, configurations, like_for_like
@@ -29,6 +29,15 @@ from .study import AXIS_LABELS
 RATIO_PLACES = 4  # ratios to a reference, as published (pages print them to 2 places)
 FACTS_NAMED = 8  # a system left out names this many of the facts it differs in, then counts the rest
 STUDIES_PER_PAGE = 20  # a facet page lists this many studies, then goes on at /<facet>/2/, /<facet>/3/, ...
+# A facet page holds in its own HTML at most this many of its studies' ratio cells and pairs (weight); a
+# study that would take it past them is drawn from a page of its own, /<facet>/studies/<id>/, which the
+# facet page's fold of it links to and fetches when opened (facet.html, js/facet-detail.js). Measured on
+# the catalogue: a unit of weight is 65 to 90 bytes of gzip in the page (a table cell, its point in the
+# chart's data, its share of the cite boxes, headings and pairs); the scripts, style and icon are 107 KB
+# and a facet's evidence view up to 18 KB (/provisioned-iops/: its plot's 398 pairs), which leaves about
+# 25 KB of the page budget of 150 KB (tests/test_facet_budget.py). 406 pairs and 1,736 cells of one
+# study were 112.7 KB of /provisioned-iops/.
+INLINE_WEIGHT = 250
 PAGES = "facet_pages"  # the folder of the exported data that holds each facet page's studies, a file a page
 
 # Each value paired with its reference at the same point, for every study at once: {values} names the
@@ -352,10 +361,34 @@ def facet_pages_data(parts: dict[str, dict[str, dict]]) -> dict:
         chunks = [{"number": n, "path": f"/{slug}/" + (f"{n}/" if n > 1 else "")} for n in range(1, count + 1)]
         for i, entry in enumerate(studies):
             entry["path"] = chunks[i // STUDIES_PER_PAGE]["path"]
+        _place_details(slug, studies)
         pages[slug] = {"chunks": chunks, "title": facet.page.title, "column": facet.key, "label": facet.label,
-                       "name": _name(facet.label), "about": facet.page.about, "studies": studies,
+                       "name": _name(facet.label), "about": facet.page.about, "optimal": facet.page.baseline == "optimal",
+                       "studies": studies,
                        "unpaired": [on[slug]["unpaired"] for on in parts.values() if "unpaired" in on.get(slug, {})]}
     return pages
+
+
+def weight(entry: dict) -> int:
+    """How much of a facet page a study's comparisons take (INLINE_WEIGHT): its ratio cells (a chart's
+    points, a table's cells) and its pairs."""
+    cells = sum(len(g["chart"]["points"]) if g.get("chart") else sum(len(r["cells"]) for r in g["rows"])
+                for g in entry["groups"])
+    return cells + len(entry["pairs"])
+
+
+def _place_details(slug: str, studies: list[dict]) -> None:
+    """Give each study (in the order of its facet's pages) its ``detail``: None where its comparisons fit
+    in what INLINE_WEIGHT leaves on its page, else the path of the page of its own they are drawn on."""
+    left: dict[str, int] = {}
+    for entry in studies:
+        took = weight(json.loads(entry["part"]["text"]))
+        room = left.get(entry["path"], INLINE_WEIGHT)
+        if took <= room:
+            left[entry["path"]] = room - took
+            entry["detail"] = None
+        else:
+            entry["detail"] = f"/{slug}/studies/{entry['study']}/"
 
 
 def entry_text(entry: dict) -> str:
@@ -363,9 +396,10 @@ def entry_text(entry: dict) -> str:
     return json.dumps(entry, ensure_ascii=False)
 
 
-def _placed(text: str, path: str) -> str:
-    """``entry_text``'s text with the path of the page it is on (its last key)."""
-    return f'{text[:-1]}, "path": {json.dumps(path, ensure_ascii=False)}}}'
+def _placed(text: str, path: str, detail: str | None) -> str:
+    """``entry_text``'s text with the path of the page it is on and of its page of its own (its last
+    keys; _place_details)."""
+    return f'{text[:-1]}, "path": {json.dumps(path, ensure_ascii=False)}, "detail": {json.dumps(detail, ensure_ascii=False)}}}'
 
 
 def page_name(slug: str, number: int) -> str:
@@ -376,7 +410,8 @@ def page_name(slug: str, number: int) -> str:
 def write_facets(facets: dict, *, data_dir: Path, evidence: dict[str, dict]) -> None:
     """Write ``facets.json``, each facet's prose and pages (with the ids of each page's studies), and
     ``facet_pages/<slug>-<n>.json``, the studies of each page (and on its last page, the studies with no
-    pair): a page is rendered, and kept in the page cache, from its own file (ingest/build/shards.py).
+    pair; the pages of their own of its studies, ``details``, are rendered with it): a page is rendered,
+    and kept in the page cache, from its own file (ingest/build/shards.py).
     ``facets`` is facet_pages_data's, each study's entry as ``entry_text`` wrote it (``part["text"]``);
     each facet's entry of facets.json holds its ``evidence`` (evidence_data's), so that a facet page's
     key in the page cache changes with its own facet's evidence alone."""
@@ -387,15 +422,23 @@ def write_facets(facets: dict, *, data_dir: Path, evidence: dict[str, dict]) -> 
         by_page: dict[str, list] = {}
         for study in facet["studies"]:
             by_page.setdefault(study["path"], []).append(study)
-        chunks = [{**c, "studies": [s["study"] for s in by_page.get(c["path"], [])]} for c in facet["chunks"]]
+        chunks = [{**c, "studies": [s["study"] for s in by_page.get(c["path"], [])],
+                   "details": [s["detail"] for s in by_page.get(c["path"], []) if s["detail"]]} for c in facet["chunks"]]
         meta[slug] = {**{k: v for k, v in facet.items() if k not in ("studies", "unpaired")}, "chunks": chunks,
-                      "evidence": evidence[slug]}
+                      "rows_sql": every_row_sql(slug), "evidence": evidence[slug]}
         for chunk in facet["chunks"]:
-            entries = ", ".join(_placed(s["part"]["text"], s["path"]) for s in by_page.get(chunk["path"], []))
+            entries = ", ".join(_placed(s["part"]["text"], s["path"], s["detail"]) for s in by_page.get(chunk["path"], []))
             unpaired = json.dumps(facet["unpaired"] if chunk is facet["chunks"][-1] else [], ensure_ascii=False)
             (folder / f"{page_name(slug, chunk['number'])}.json").write_text(
                 f'{{"studies": [{entries}], "unpaired": {unpaired}}}', encoding="utf-8")
     (data_dir / "facets.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+
+
+def every_row_sql(slug: str) -> str:
+    """The query of /sql/'s ``evidence`` table that gives a facet's every row, as its page's table of every
+    pair lists them (that table holds the first site.Params.evidence_rows: evidence/view.html)."""
+    return (f"SELECT study, systems, workload, metric, state, median, low, high, loads, grade, left_out\n"
+            f"FROM {SQL_TABLE}\nWHERE facet = '{slug}'\n")
 
 
 def evidence_data(facets: dict) -> dict[str, dict]:

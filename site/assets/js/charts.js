@@ -21,10 +21,16 @@ const DRAW = [
   ["figure[data-latency]", (figure) => drawLatency(figure)],
 ];
 
-const figures = [...document.querySelectorAll(DRAW.map(([selector]) => selector).join(", "))];
+const SELECTOR = DRAW.map(([selector]) => selector).join(", ");
 const drawOf = (figure) => DRAW.find(([selector]) => figure.matches(selector))[1];
-for (const figure of figures.slice(0, EAGER)) drawOf(figure)(figure);
-if (figures.length > EAGER) {
+const seen = new WeakSet();  // each figure is drawn once, however many folds around it open
+let eager = EAGER;
+
+// Draws the charts under ``root`` (the page, or a fold just opened or filled): those inside a closed
+// <details> (a facet page's folded studies) when it opens, as until then they take no room to draw in.
+export function drawFigures(root) {
+  const figures = [...root.querySelectorAll(SELECTOR)].filter((figure) => !seen.has(figure));
+  const folds = new Set();
   const near = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
@@ -32,5 +38,27 @@ if (figures.length > EAGER) {
       drawOf(entry.target)(entry.target);
     }
   }, {rootMargin: NEAR});
-  for (const figure of figures.slice(EAGER)) near.observe(figure);
+  for (const figure of figures) {
+    const fold = figure.parentElement.closest("details:not([open])");
+    if (fold && fold !== root) {
+      folds.add(fold);
+      continue;
+    }
+    seen.add(figure);
+    if (eager > 0) {
+      eager -= 1;
+      drawOf(figure)(figure);
+    } else {
+      near.observe(figure);
+    }
+  }
+  for (const fold of folds) {
+    fold.addEventListener("toggle", function opened() {
+      if (!fold.open) return;
+      fold.removeEventListener("toggle", opened);
+      drawFigures(fold);
+    });
+  }
 }
+
+drawFigures(document);

@@ -6,6 +6,7 @@ if (document.querySelector("figure[data-chart], figure[data-timeseries], figure[
   import("./charts.js");
 }
 if (document.querySelector("figure[data-evidence], figure[data-forest]")) import("./evidence-plot.js");
+if (document.querySelector("details[data-detail]")) import("./facet-detail.js");
 if (document.getElementById("explore-table")) import("./explore.js");
 if (document.getElementById("compare-form")) import("./compare.js");
 if (document.querySelector("button[data-png]")) import("./png.js");
