@@ -241,6 +241,12 @@ def build_with_bundle(dest: Path, bundle: Path) -> Layout:
     return layout
 
 
+def open_folds(page) -> None:
+    """Open every folded study of a facet page (facet.html), as a reader clicking each would: their
+    charts are drawn when opened (js/charts.js)."""
+    page.evaluate("document.querySelectorAll('details.facet-fold').forEach((fold) => { fold.open = true; })")
+
+
 def read_by_keys(page, canvas: str) -> list[str]:
     """What a chart says from the keyboard (site/assets/js/chart-keys.js): focus its canvas (the first
     ``canvas`` matches) and walk it with the right arrow from the first point to the last, reading the

@@ -7,7 +7,7 @@ import re
 import duckdb
 import pytest
 
-from conftest import read_by_keys
+from conftest import open_folds, read_by_keys
 
 pytestmark = pytest.mark.browser
 
@@ -147,6 +147,7 @@ def test_without_javascript_charts_show_their_build_time_svg(browser, site_url):
         for path, count in (("/studies/graid-supremeraid-mysql-2023/", 2), ("/studies/measured-mariadb-2core-vm/", 10),
                             ("/raid-level/", 4)):
             page.goto(site_url + path)
+            open_folds(page)  # a facet page's studies are folded
             images = page.locator(".chart-canvas img.chart-fallback")
             assert images.count() == count, path
             for i in range(count):

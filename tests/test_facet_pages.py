@@ -9,6 +9,7 @@ import shutil
 
 import pytest
 
+from conftest import open_folds
 from ingest.publish.facets import read_facets
 
 
@@ -184,6 +185,7 @@ def test_facet_chart_ids_are_unique(facets):
 
 def test_raid_level_page_draws_ratio_charts(page, site_url):
     page.goto(site_url + "/raid-level/")
+    open_folds(page)
     assert page.locator("figure[data-chart]").count() == 4  # optimal and rebuilding, for each of the two pairs
     # the reference's line is flat at 1 (a box of no height, which Playwright calls invisible): check the other
     page.locator('figure[data-chart] g[aria-label="line"] path').last.wait_for()
@@ -193,6 +195,7 @@ def test_raid_level_page_draws_ratio_charts(page, site_url):
 def test_facet_tables_show_each_value_s_kind_and_facet(page, site_url):
     """The derived iSCSI figure reads "derived" on /protocol/; /array-state/ names each value's state."""
     page.goto(site_url + "/protocol/")
+    open_folds(page)
     fcp = page.locator('section.facet-reference[data-reference="fcp"]')
     iscsi = fcp.locator("table.facet-table tr", has=page.locator('th:has-text("iSCSI")'))
     assert iscsi.locator("td").first.text_content() == "iscsi"
@@ -202,6 +205,7 @@ def test_facet_tables_show_each_value_s_kind_and_facet(page, site_url):
     against_iscsi = page.locator('section.facet-reference[data-reference="iscsi"] table.facet-table tbody tr')
     assert against_iscsi.nth(1).locator("td").nth(2).inner_text() == "12222 (derived)"  # NFS's reference cell
     page.goto(site_url + "/array-state/")
+    open_folds(page)
     states = page.locator("table.facet-table tbody td:first-of-type").all_text_contents()
     assert states and set(states) == {"rebuilding"}
 
@@ -209,6 +213,7 @@ def test_facet_tables_show_each_value_s_kind_and_facet(page, site_url):
 def test_facet_pages_mark_values_that_carry_a_note(page, site_url):
     """MD RAID 10's summary TPS (the Graid baseline) matches no per-user cell: marked, and the note shown."""
     page.goto(site_url + "/raid-level/")
+    open_folds(page)
     table = page.locator('section.facet-reference[data-reference="mdraid-raid10"] table.facet-table',
                          has=page.locator("caption", has_text="Transactions per second (tx/s), optimal"))
     baseline = table.locator("tr", has=page.locator('th:text-is("Linux MD RAID 10")')).locator("td").nth(2)
@@ -220,6 +225,7 @@ def test_facet_pages_mark_values_that_carry_a_note(page, site_url):
 
 def test_facet_pages_show_pairs_left_out_systems_and_caveats(page, site_url):
     page.goto(site_url + "/raid-level/")
+    open_folds(page)
     pairs = page.locator("ul.facet-pairs li").all_inner_texts()
     assert [p.removesuffix(" · compare") for p in pairs] == [
         "Linux MD RAID 6 (6) against Linux MD RAID 10 (10); host tuning /sys/block/md6/md/group_thread_cnt differs "
@@ -228,14 +234,17 @@ def test_facet_pages_show_pairs_left_out_systems_and_caveats(page, site_url):
         "SupremeRAID RAID 6 (6) against SupremeRAID RAID 10 (10)"]
     assert page.locator("h3", has_text="Against SupremeRAID RAID 10 (10; has the baseline's RAID level (10))").count() == 1
     page.goto(site_url + "/protocol/")
+    open_folds(page)
     assert page.locator(".facet-left-out li").inner_text() == (
         "NFSv3 during tuning (the configuration changes step by step): " + NFS_TUNING)
     page.goto(site_url + "/doublewrite/")
+    open_folds(page)
     caveats = page.locator(f'section[data-study="{MEASURED}"] aside.facet-caveats')
     assert "Measured on a small 2-core virtual machine" in caveats.inner_text()
     assert "36 runs compared here" in caveats.inner_text()
     assert page.locator(f'section[data-study="{MEASURED}"] ul.facet-pairs li').count() == 2
     page.goto(site_url + "/array-state/")
+    open_folds(page)
     assert "Every system of this study has values outside optimal state." in page.locator("section.facet-study").inner_text()
 
 
