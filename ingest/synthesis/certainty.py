@@ -53,7 +53,7 @@ def rate(group: dict, *, metric: str) -> dict:
         if said:
             level = max(1, level - 1)
             reasons += said
-    # a start below moderate is said with the grade's words ("a run fails a run-quality rule")
+    # a start below moderate is said with its grade's words (schema/evidence-grades.yaml: label)
     below = [g.label for g in grades().grades if g.mark.count("⊕") == start] if start <= 2 else []
     return {"level": r.levels[level].key, "mark": r.levels[level].mark, "rank": len(r.levels) + 1 - level,
             "start": r.levels[start].key, "start_words": below[:1], "reasons": reasons}
