@@ -98,6 +98,9 @@ def sentence(contrast: dict, *, name: str, optimal: bool) -> str:
                     size = "no practical difference in" if the else "no practical difference"
                 elif len(ratios) == 1 or f"{ratios[0]:.2f}" == f"{ratios[-1]:.2f}":
                     size = _size(ratios[0], more=more, less=less, the=the)
+                elif ratios[-1] < 1.5 and (ratios[0] >= 1) == (ratios[-1] >= 1):  # "2% to 29% more"
+                    a, b = sorted(round(abs(x - 1) * 100) for x in (ratios[0], ratios[-1]))
+                    size = f"{a}% to {b}% {more if ratios[0] >= 1 else less}"
                 else:
                     size = (f"{_size(ratios[0], more=more, less=less, the=False)} to "
                             f"{_size(ratios[-1], more=more, less=less, the=the)}")
