@@ -158,7 +158,7 @@ def facet_embeds(head: dict, entry: dict, *, static_dir: Path, site_url: str) ->
 
 
 def placed(listing: dict, path: str) -> dict:
-    """A facet chart's embed listing with its full page: the page of the facet its study is on."""
+    """A facet chart's embed listing with its full page: ``path``, the page its chart is drawn on."""
     return {**listing, "entry": {**listing["entry"], "full_page": path + listing["entry"]["full_page"]}}
 
 
@@ -171,7 +171,8 @@ def export_embeds(own: dict[str, list[dict]], facets: dict, *, static_dir: Path,
     written by study_embeds and facet_embeds. ``evidence``: the entries of the facets' evidence plots'
     embeds (evidence_embed.py), listed in index.json only: their pages are made with their facets'."""
     every = [item for study in sorted(own) for item in own[study]]
-    every += [placed(item, study["path"]) for page in facets.values() for study in page["studies"]
+    # a facet chart's full page: the facet page its study is on, or its study's page of its own there
+    every += [placed(item, study["detail"] or study["path"]) for page in facets.values() for study in page["studies"]
               for item in study["part"]["embeds"]]
     # each chart's entry encoded once, by json's C encoder (with indent=, Python's own took 1.4 s of a
     # one-change export at 1,000 bundles), for both files: one chart a line in the first, and in the
