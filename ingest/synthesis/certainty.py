@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..bundles.fields import registry
 from ..database.evidence import grades
-from .rules import rules
+from .rules import heterogeneity, rules
 
 
 def _weights(group: dict) -> list[tuple[dict, float]]:
@@ -40,7 +40,7 @@ def rate(group: dict, *, metric: str) -> dict:
     concerns = {
         "risk_of_bias": [down["risk_of_bias"]["vendor"]] if _share(pairs, lambda s: s["source_kind"] == "vendor") >= 0.5 else [],
         "inconsistency": ([down["inconsistency"]["opposite"]] if group["opposite"] else []) + (
-            [down["inconsistency"]["i2"]]
+            [heterogeneity(group["pooled"]["i2"])]
             if group["pooled"] and group["pooled"]["i2"] >= r.i2_inconsistent else []),
         "indirectness": ([down["indirectness"]["raw_io"]] if next(m for m in registry().metrics if m.key == metric).io == "raw" else [])
         + ([down["indirectness"]["not_stated"]] if _share(pairs, lambda s: not s["workload_stated"]) >= 0.5 else []),
