@@ -92,7 +92,7 @@ def test_the_whole_catalogue_answers_doublewrite_and_lists_every_answer(catalogu
     guitarrapc's O_DIRECT_NO_FSYNC pair is eight rows, each naming its sysbench test; /facets/ lists
     every facet's question, the doublewrite answer among them."""
     page = (catalogue.public / "doublewrite" / "index.html").read_text(encoding="utf-8")
-    assert DOUBLEWRITE in _text(page[:page.index('class="evidence-plot"')])
+    assert DOUBLEWRITE in _text(page[:page.index('class="evidence-plot')])  # (a forest's: "evidence-plot forest-plot")
     table = page[page.index('class="evidence-table"'):page.index("</details>", page.index('class="evidence-table"'))]
     rows = [_text(r) for r in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S) if GUITARRAPC in r]
     assert len(rows) == 8
