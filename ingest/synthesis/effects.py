@@ -185,16 +185,16 @@ def contrasts(rows: list[dict], *, slug: str, optimal: bool) -> list[dict]:
     for (other, reference), here in by_contrast.items():
         metric = min((r["metric"] for r in here), key=lambda m: (order.get(m, len(order)), m))
         here = [r for r in here if r["metric"] == metric]
-        keys = {}
+        by_group: dict[tuple, list[dict]] = {}  # (state, engine's key, its label): the rows of that group
         for r in here:
             eng = engine(r["engine"])
-            keys[id(r)] = (None if optimal else r["state"], eng.key, eng.label)
-        states = {k[0] for k in keys.values()}
-        engines = {k[1] for k in keys.values()}
+            by_group.setdefault((None if optimal else r["state"], eng.key, eng.label), []).append(r)
+        states = {k[0] for k in by_group}
+        engines = {k[1] for k in by_group}
         groups = []
-        for key in sorted(set(keys.values()), key=lambda k: (k[0] != "optimal", k[0] or "", k[1] != rules().engines.default.key, k[1])):
+        for key in sorted(by_group, key=lambda k: (k[0] != "optimal", k[0] or "", k[1] != rules().engines.default.key, k[1])):
             words = [w for w, varies in ((key[0] or "state not stated", len(states) > 1), (key[2], len(engines) > 1)) if varies]
-            groups.append(_group([r for r in here if keys[id(r)] == key], labels=labels,
+            groups.append(_group(by_group[key], labels=labels,
                                  key=_slug("-".join(x for x in (key[0], key[1]) if x)),
                                  label=", ".join(words) if words else None,
                                  state=key[0] if len(states) > 1 else None,
