@@ -103,12 +103,13 @@ def pool(effects, variances, *, method: str = "dl", level: float = 0.95, predict
                          "(prediction=None pools without one)")
     extra = {"atol": PM_ATOL, "maxiter": PM_MAXITER} if method == "pm" else {}
     # statsmodels goes on with a negative DerSimonian-Laird tau² (weights 1/(v + tau²) that may divide by
-    # 0) and its own I² divides by Q: both are set aside below, so their warnings are too
+    # 0), its own I² divides by Q, and its intervals include the Hartung-Knapp one, a square root of what
+    # may be negative: all are set aside below, so their warnings are too
     with np.errstate(divide="ignore", invalid="ignore"):
         from statsmodels.stats.meta_analysis import combine_effects
 
         res = combine_effects(y, v, method_re=METHODS[method], use_t=False, alpha=1 - level, **extra)
-    ci_fe, ci_re = res.conf_int(alpha=1 - level, use_t=False)[:2]
+        ci_fe, ci_re = res.conf_int(alpha=1 - level, use_t=False)[:2]
     tau2 = float(res.tau2)
     if method == "pm" and tau2 > 0:
         _check_converged(y, v, tau2)
