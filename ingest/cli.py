@@ -164,7 +164,7 @@ def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, 
       iops5000: {id: io2-5000, label: io2 5000 IOPS, answers: {product: Amazon EBS io2}}
 
     With --cite, the logs are cited, not copied: each run becomes a cited result (the file's path in the
-    repository, its SHA-256, and what the parser read from it, in cited/<id>.jsonl), and the settings
+    repository, its SHA-256, and what the parser read from it, in cited/<id>.parquet), and the settings
     files are cited by their repository paths; /proc/mdstat files are not imported.
     """
     from .contribute.bundle_writer import WriteError
@@ -279,9 +279,10 @@ def schema(write: bool) -> None:
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--write", is_flag=True, help="Rewrite each bundle file instead of saying what would change.")
 def migrate(paths: tuple[Path, ...], write: bool) -> None:
-    """Rewrite bundles of an older format to the current one, and units written as a source prints them
-    (TpmC) to the registry's spelling (default: every bundle in data/)."""
-    from .bundles.migrate import MigrateError, migrated
+    """Rewrite bundles of an older format to the current one, units written as a source prints them
+    (TpmC) to the registry's spelling, and cited logs' figures files of JSON Lines as Parquet (default:
+    every bundle in data/)."""
+    from .bundles.migrate import MigrateError, convert_figures, migrated
     from .bundles.validate import display_path, find_bundle_files
 
     paths = paths or _data_folder()
@@ -291,17 +292,21 @@ def migrate(paths: tuple[Path, ...], write: bool) -> None:
     for file in files:
         try:
             result = migrated(file)
+            if result is not None:
+                convert_figures(file.parent, result[3], write=write)
         except MigrateError as exc:
             click.echo(f"{display_path(file)}:{exc}", err=True)
             failed = True
             continue
         if result is None:
             continue
-        text, formats, units = result
+        text, formats, units, figures = result
         if write:
             file.write_text(text, encoding="utf-8")
+            for rewrite in figures:
+                (file.parent / rewrite.old).unlink()
         said = ([f"{display_path(file)}: format {' -> '.join(map(str, formats))}"] if formats else []) + [
-            f"{display_path(file)}:{rewrite}" for rewrite in units]
+            f"{display_path(file)}:{rewrite}" for rewrite in [*units, *figures]]
         for line in said:
             click.echo(line + ("" if write else " (run with --write to rewrite it)"))
     sys.exit(1 if failed else 0)

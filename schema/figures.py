@@ -1,19 +1,21 @@
 """The figures file of a cited log (a ``type: cited`` result): what the sysbench parser read from a log
 that may not be republished, kept in the bundle instead of the log.
 
-The file is JSON Lines (``cited/<id>.jsonl``), written by ``benchdb import --cite``:
+The file is Parquet (``cited/<id>.parquet``), written by ``benchdb import --cite``:
 
-- line 1: one JSON object, the run as ``benchdb parse sysbench`` prints it, without its interval
-  samples: ``FiguresRun`` below (its figures, the line of each in ``source_lines``, its warnings, the
-  lines of the log the run spans);
-- every further line: one interval sample, a JSON object of ``line`` (the log's line it is read from)
-  and the columns of INTERVAL_COLUMNS (every one present, ``null`` where the log prints none), and of
-  EXTRA_INTERVAL_COLUMNS where the log prints them; samples in the order of their lines and times.
+- its key-value metadata holds one key, RUN_KEY: the run as ``benchdb parse sysbench`` prints it, as a
+  JSON object, without its interval samples: ``FiguresRun`` below (its figures, the line of each in
+  ``source_lines``, its warnings, the lines of the log the run spans);
+- its rows are the interval samples, in the order of their lines and times: a column ``line`` (the log's
+  line a sample is read from) and the columns of INTERVAL_COLUMNS (every one present, null where the log
+  prints none), and of EXTRA_INTERVAL_COLUMNS where the log prints them. ``line``, ``t_s`` and
+  ``threads`` are 64-bit whole numbers; every other column 64-bit whole numbers where the log prints its
+  numbers without a point, doubles where it prints them with one (or null throughout).
 
-Every value is as the parser gives it: a number printed without a point is a whole number, one printed
-with a point a decimal one. Nothing else may be in the file: an unknown key, a value of the wrong type,
-a sample out of order or outside the run's lines is an error naming the file's line and the field
-(ingest/bundles/cited.py reads it).
+Every value is as the parser gives it. Nothing else may be in the file: an unknown column or key, a
+column of another type, a sample out of order or outside the run's lines is an error naming the field and
+the row (ingest/bundles/cited.py reads it). Figures files of JSON Lines, the format before (line 1 the run,
+every further line a sample), are rewritten to Parquet by ``benchdb migrate --write``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from .models import INT_MAX, Model, Positive, Text, _plain_text
+
+RUN_KEY = "benchdb.run"  # the metadata key of the run's figures
 
 # Whole numbers as the parser reads them (64 bits, what Arrow and the database's BIGINT hold), and numbers
 Whole = Annotated[int, Field(ge=-2**63, lt=2**63)]

@@ -428,7 +428,7 @@ class Cited(_Log):
     type: Literal["cited"]
     format: Literal["sysbench"]
     origin: Origin
-    figures: Text = Field(description="The figures file in the bundle, e.g. cited/<id>.jsonl, as benchdb import "
+    figures: Text = Field(description="The figures file in the bundle, e.g. cited/<id>.parquet, as benchdb import "
                                       "--cite writes it (its format: schema/figures.py)")
 
 

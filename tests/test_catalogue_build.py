@@ -51,7 +51,7 @@ def test_a_doublewrite_pair_shares_its_flush_method_and_each_workload_is_a_compa
 
 def test_a_study_of_many_long_runs_draws_every_kth_sample(catalogue: Layout):
     """percona-innodb-ebs-io1-gp2-scaling-2018: 55 runs of about an hour at 1 s, 198,035 samples in all
-    (its cited/*.jsonl); a page carries about 4,000 (runs.PAGE_SAMPLES), so every 50th is drawn
+    (its cited/*.parquet); a page carries about 4,000 (runs.PAGE_SAMPLES), so every 50th is drawn
     (198,035 / 4,000 = 49.5, rounded up), and the page stays near a megabyte instead of 36 MB."""
     page = (catalogue.public / "studies" / "percona-innodb-ebs-io1-gp2-scaling-2018" / "index.html")
     text = page.read_text(encoding="utf-8")

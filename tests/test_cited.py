@@ -8,6 +8,8 @@ import hashlib
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from ingest.bundles.cited import write_figures
@@ -53,7 +55,7 @@ results:
       commit: "{COMMIT}"
       path: "bench/runs/ro 16#/sysbench.log"
       sha256: "{SHA}"
-    figures: cited/ro-16.jsonl
+    figures: cited/ro-16.parquet
     system: a
 """
 
@@ -65,7 +67,7 @@ def test_the_fixture_is_the_file_the_sha256_names():
 @pytest.fixture
 def cited(bundle_dir) -> Path:
     folder = bundle_dir("cited", BUNDLE)
-    write_figures(parse_file(LOG), folder / "cited" / "ro-16.jsonl")
+    write_figures(parse_file(LOG), folder / "cited" / "ro-16.parquet")
     return folder
 
 
@@ -124,51 +126,110 @@ def test_a_cited_log_gives_the_rows_its_parsed_log_gives(cited, tmp_path):
             assert con.execute(query, ["cited"]).fetchall() == con.execute(query, ["carried"]).fetchall()
 
 
-def _edit(folder: Path, line: int, old: str, new: str) -> None:
-    path = folder / "cited" / "ro-16.jsonl"
-    lines = path.read_text(encoding="utf-8").split("\n")
-    assert old in lines[line - 1]
-    lines[line - 1] = lines[line - 1].replace(old, new, 1)
-    path.write_text("\n".join(lines), encoding="utf-8")
+def _rewrite(folder: Path, *, run=None, table=None) -> None:
+    """The figures file rewritten with its run's JSON text edited by ``run`` and its samples by ``table``."""
+    path = folder / "cited" / "ro-16.parquet"
+    text = pq.read_metadata(path).metadata[b"benchdb.run"].decode()
+    samples = pq.read_table(path)
+    text, samples = (run or (lambda t: t))(text), (table or (lambda t: t))(samples)
+    with pq.ParquetWriter(path, samples.schema, store_schema=False) as writer:
+        writer.write_table(samples)
+        writer.add_key_value_metadata({"benchdb.run": text})
 
 
-FIGURES = "cited/ro-16.jsonl"
-REFUSED = "bundle.yaml:31: results[ro-16].figures: cited/ro-16.jsonl does not hold a run's figures (its problems above)"
+def _replaced(old: str, new: str):
+    def edit(text: str) -> str:
+        assert old in text
+        return text.replace(old, new, 1)
+    return edit
 
 
-@pytest.mark.parametrize("line, old, new, expected", [
-    (1, '"tps": 2434.78', '"tps": "2434.78"', ["cited/ro-16.jsonl:1: totals.tps: Input should be a number "
-                                               "(got '2434.78')"]),
-    (1, '"complete": true', '"complete": true, "speed": 1', ["cited/ro-16.jsonl:1: speed: unknown key (not part of "
-                                                               "a figures file)"]),
-    (1, '"lines": [1, 43]', '"lines": [1]', ["cited/ro-16.jsonl:1: lines: List should have at least 2 items after "
-                                               "validation, not 1"]),
-    (1, '"tps": 23', '"tps": 99', ["cited/ro-16.jsonl:1: source_lines.tps: line 99 is outside the run's lines 1-43"]),
-    (3, '"t_s": 20', '"t_s": 10', ["cited/ro-16.jsonl:3: t_s: the sample at 10s does not follow the previous one at 10s"]),
-    (3, '"line": 15', '"line": 14', ["cited/ro-16.jsonl:3: line: line 14 does not follow the previous sample's line 14"]),
-    (3, '"tps": 2455.1', '"tps": true', ["cited/ro-16.jsonl:3: tps: Input should be a number or null (got True)"]),
-    (3, '"tps": 2455.1', '"tps": 2455.1, "speed": 1', ["cited/ro-16.jsonl:3: speed: unknown key (not part of a "
-                                                        "figures file)"]),
-    (3, '"tps": 2455.1', '"tps": 2455.1, "tps": 1', ["cited/ro-16.jsonl:3: key 'tps' is given twice"]),
-    (3, '"tps": 2455.1', '"tps": NaN', ["cited/ro-16.jsonl:3: NaN is not a number a figure may be"]),
-    (4, '"threads": 16, ', '', ["cited/ro-16.jsonl:4: threads: missing required field"]),
-    (4, '{', '[', ["cited/ro-16.jsonl:4: not JSON: Expecting ',' delimiter: line 1 column 8 (char 7)"]),
+def _column(name: str, values: list, kind=None):
+    return lambda t: t.set_column(t.column_names.index(name), name, pa.array(values, kind or t.schema.field(name).type))
+
+
+FIGURES = "cited/ro-16.parquet"
+REFUSED = "bundle.yaml:31: results[ro-16].figures: cited/ro-16.parquet does not hold a run's figures (its problems above)"
+AT = "cited/ro-16.parquet: "
+
+
+@pytest.mark.parametrize("edit, expected", [
+    (dict(run=_replaced('"tps": 2434.78', '"tps": "2434.78"')),
+     [AT + "benchdb.run.totals.tps: Input should be a number (got '2434.78')"]),
+    (dict(run=_replaced('"complete": true', '"complete": true, "speed": 1')),
+     [AT + "benchdb.run.speed: unknown key (not part of a figures file)"]),
+    (dict(run=_replaced('"lines": [1, 43]', '"lines": [1]')),
+     [AT + "benchdb.run.lines: List should have at least 2 items after validation, not 1"]),
+    (dict(run=_replaced('"tps": 23', '"tps": 99')),
+     [AT + "benchdb.run.source_lines.tps: line 99 is outside the run's lines 1-43"]),
+    (dict(run=_replaced('"tps": 2434.78', '"tps": 2434.78, "tps": 1')), [AT + "benchdb.run: key 'tps' is given twice"]),
+    (dict(run=_replaced('"tps": 2434.78', '"tps": NaN')), [AT + "benchdb.run: NaN is not a number a figure may be"]),
+    (dict(run=lambda t: "{"), [AT + "benchdb.run: not JSON: Expecting property name enclosed in double quotes: "
+                                    "line 1 column 2 (char 1)"]),
+    # the samples of lines 14, 15, 16 at 10, 20, 30 s: row 2 is line 15's
+    (dict(table=_column("t_s", [10, 10, 30])), [AT + "t_s: row 2: the sample at 10s does not follow the previous one at 10s"]),
+    (dict(table=_column("line", [14, 14, 16])), [AT + "line: row 2: line 14 does not follow the previous sample's line 14"]),
+    (dict(table=_column("line", [14, 15, 99])), [AT + "line: row 3: line 99 is outside the run's lines 1-43"]),
+    (dict(table=_column("tps", [2410.35, float("nan"), 2440.2])), [AT + "tps: row 2: nan is not a finite number"]),
+    (dict(table=_column("tps", [None, None, None], pa.string())),
+     [AT + "tps: the column should hold numbers (64-bit), not string"]),
+    (dict(table=_column("threads", [16.0, 16.0, 16.0], pa.float64())),
+     [AT + "threads: the column should hold whole numbers (64-bit), not double"]),
+    (dict(table=_column("line", [14, None, 16])), [AT + "line: row 2: no value (each sample has its line and time)"]),
+    (dict(table=lambda t: t.append_column("speed", pa.array([1, 2, 3]))),
+     [AT + "speed: unknown key (not part of a figures file)"]),
+    (dict(table=lambda t: t.drop_columns(["threads"])), [AT + "threads: missing required field"]),
 ])
-def test_a_malformed_figures_file_is_refused_naming_its_line_and_field(cited, line, old, new, expected):
-    _edit(cited, line, old, new)
+def test_a_malformed_figures_file_is_refused_naming_its_field_and_row(cited, edit, expected):
+    _rewrite(cited, **edit)
     assert _problems(cited) == expected + [REFUSED]
 
 
+def test_a_figures_file_that_is_not_parquet_is_refused_before_it_is_read(cited):
+    path = cited / "cited" / "ro-16.parquet"
+    path.write_bytes((Path(__file__).parent / "fixtures" / "figures-jsonl" / "ro-16.jsonl").read_bytes())
+    assert _problems(cited) == [AT + "not a Parquet file (a figures file in JSON Lines, the format before: "
+                                     "`benchdb migrate --write` rewrites it)", REFUSED]
+    path.write_bytes(b"PAR1" + b"\0" * 8 + (2**30).to_bytes(4, "little") + b"PAR1")
+    assert _problems(cited) == [AT + "its footer of 1,073,741,824 bytes is larger than the 4,194,304 a figures "
+                                     "file's may be", REFUSED]
+    with open(path, "wb") as f:
+        f.truncate(64 * 2**20 + 1)
+    assert _problems(cited) == [AT + "67,108,865 bytes: more than the 67,108,864 a figures file may be", REFUSED]
+
+
+def test_a_figures_file_with_other_metadata_is_refused(cited):
+    path = cited / "cited" / "ro-16.parquet"
+    samples = pq.read_table(path).replace_schema_metadata(None)
+    with pq.ParquetWriter(path, samples.schema) as writer:  # pyarrow's own ARROW:schema key, and no run
+        writer.write_table(samples)
+    assert _problems(cited) == [AT + "ARROW:schema: unknown key of the file's metadata (not part of a figures file)",
+                                AT + "benchdb.run: missing required field: the run's figures", REFUSED]
+
+
 def test_edited_figures_are_named_by_the_checks_a_parsed_log_gets(cited):
-    _edit(cited, 1, '"tps": 2434.78', '"tps": 3434.78')  # 73056 transactions / 30.0052 s is 2434.78
+    _rewrite(cited, run=_replaced('"tps": 2434.78', '"tps": 3434.78'))  # 73056 transactions / 30.0052 s is 2434.78
     assert _problems(cited) == [
-        "cited/ro-16.jsonl: warning: the figures give a warning the parser did not record: transactions / time = "
+        "cited/ro-16.parquet: warning: the figures give a warning the parser did not record: transactions / time = "
         "2434.78 per second, but the log prints tps 3434.78",
-        "cited/ro-16.jsonl: warning: the figures give a warning the parser did not record: mean interval tps "
+        "cited/ro-16.parquet: warning: the figures give a warning the parser did not record: mean interval tps "
         "2435.22 is more than 10% from the total tps 3434.78"]
-    _edit(cited, 1, '"interval_tps_cv": 0.0076', '"interval_tps_cv": 0.5')
+    _rewrite(cited, run=_replaced('"interval_tps_cv": 0.0076', '"interval_tps_cv": 0.5'))
     assert _problems(cited) == [
-        "cited/ro-16.jsonl:1: interval_tps_cv: the interval samples' tps give a CV of 0.0076, not 0.5", REFUSED]
+        AT + "benchdb.run.interval_tps_cv: the interval samples' tps give a CV of 0.0076, not 0.5", REFUSED]
+
+
+def test_a_figures_file_gives_back_the_samples_the_parser_read(cited):
+    """The samples of the figures file are the log's lines 14-16 as the parser reads them, with their types."""
+    from ingest.bundles.cited import read_figures
+    run, problems = read_figures(cited / "cited" / "ro-16.parquet")
+    assert problems == []
+    (table, lines), = run["intervals"].parts()
+    assert list(lines) == [14, 15, 16]
+    assert table.to_pylist()[1] == {"t_s": 20, "threads": 16, "tps": 2455.1, "qps": 39281.6, "reads_s": 34371.4,
+                                    "writes_s": 0.0, "other_s": 4910.2, "latency_pct": 95, "latency_ms": 8.28,
+                                    "errors_s": 0.0, "reconnects_s": 0.0}
+    assert [type(v) for v in table.to_pylist()[1].values()] == [int, int] + [float] * 5 + [int] + [float] * 3
 
 
 @pytest.mark.parametrize("old, new, expected", [
@@ -186,7 +247,7 @@ def test_edited_figures_are_named_by_the_checks_a_parsed_log_gets(cited):
 ])
 def test_a_bad_origin_is_refused_naming_its_line_and_field(bundle_dir, old, new, expected):
     folder = bundle_dir("cited", BUNDLE.replace(old, new, 1))
-    write_figures(parse_file(LOG), folder / "cited" / "ro-16.jsonl")
+    write_figures(parse_file(LOG), folder / "cited" / "ro-16.parquet")
     assert _problems(folder) == [expected]
 
 
@@ -230,8 +291,8 @@ def test_import_cite_writes_citations_and_copies_nothing(tmp_path):
     result, out = _import(tmp_path, "--cite", CITE, "--date", "2024-03", "--source-kind", "independent")
     assert result.exit_code == 0, result.output
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
-        "bundle.yaml", "cited/runs-point-select-run1.jsonl", "cited/runs-point-select-run2.jsonl",
-        "cited/runs-point-select-run3.jsonl", "cited/runs-ro-16-sysbench.jsonl"]
+        "bundle.yaml", "cited/runs-point-select-run1.parquet", "cited/runs-point-select-run2.parquet",
+        "cited/runs-point-select-run3.parquet", "cited/runs-ro-16-sysbench.parquet"]
     doc = yaml.safe_load((out / "bundle.yaml").read_text(encoding="utf-8"))
     assert doc["sources"] == [{
         "id": "logs", "publisher": "Example Lab", "title": "Benchmark logs of Example-Lab/results", "date": "2024-03",
@@ -240,12 +301,12 @@ def test_import_cite_writes_citations_and_copies_nothing(tmp_path):
     assert [(r["type"], r["id"], r["origin"]["path"], r["origin"]["sha256"], r["figures"], r["system"])
             for r in doc["results"]] == [
         ("cited", "runs-point-select-run1", "bench/runs/point-select.log", POINT_SELECT_SHA,
-         "cited/runs-point-select-run1.jsonl", "runs"),
+         "cited/runs-point-select-run1.parquet", "runs"),
         ("cited", "runs-point-select-run2", "bench/runs/point-select.log", POINT_SELECT_SHA,
-         "cited/runs-point-select-run2.jsonl", "runs"),
+         "cited/runs-point-select-run2.parquet", "runs"),
         ("cited", "runs-point-select-run3", "bench/runs/point-select.log", POINT_SELECT_SHA,
-         "cited/runs-point-select-run3.jsonl", "runs"),
-        ("cited", "runs-ro-16-sysbench", "bench/runs/ro 16#/sysbench.log", SHA, "cited/runs-ro-16-sysbench.jsonl",
+         "cited/runs-point-select-run3.parquet", "runs"),
+        ("cited", "runs-ro-16-sysbench", "bench/runs/ro 16#/sysbench.log", SHA, "cited/runs-ro-16-sysbench.parquet",
          "ro-16")]
     assert all(r["origin"]["commit"] == COMMIT and "licence" not in r["origin"] for r in doc["results"])
     # the my.cnf is cited by its path in the repository (runs/my.cnf lines 2 and 3), not copied
@@ -279,7 +340,7 @@ def test_import_cite_gives_the_figures_parsing_the_file_gives(tmp_path):
     import json
     result, out = _import(tmp_path, "--cite", CITE)
     assert result.exit_code == 0, result.output
-    header = json.loads((out / "cited" / "runs-ro-16-sysbench.jsonl").read_text(encoding="utf-8").split("\n")[0])
+    header = json.loads(pq.read_metadata(out / "cited" / "runs-ro-16-sysbench.parquet").metadata[b"benchdb.run"])
     parsed = parse_file(LOG)
     assert header == {k: v for k, v in parsed.items() if k != "intervals"}
 
@@ -356,7 +417,7 @@ def test_the_list_of_logs_gives_a_carried_log_its_download_and_its_origin(bundle
     origin: {{repository: Example-Lab/open, commit: "{COMMIT}", path: run.log, sha256: "{SHA}", licence: CC-BY-4.0}}
 """
     folder = bundle_dir("cited", text)
-    write_figures(parse_file(LOG), folder / "cited" / "ro-16.jsonl")
+    write_figures(parse_file(LOG), folder / "cited" / "ro-16.parquet")
     (folder / "artifacts").mkdir()
     (folder / "artifacts" / "run.log").write_bytes(LOG.read_bytes())
     loaded, problems = validate_paths([folder])

@@ -2,39 +2,49 @@
 parsed run by ``benchdb import --cite`` and read back as the same run, so that validation, derivation and
 the loader take a cited log as they take a parsed one.
 
-The file is hostile input like any other: every problem names the file's line and the field, a run of
-bad lines is reported up to MAX_PROBLEMS and then counted, and a line longer than MAX_LINE_BYTES is not
-read into memory.
+The file is Parquet: its interval samples a column each, read by Arrow at once, and the run's figures in
+its key-value metadata (RUN_KEY). It is hostile input like any other: before anything is read, its size,
+its footer's and the decompressed columns' sizes are bounded (MAX_*); every problem names the field and,
+for a sample, its row; a run of bad rows is reported up to MAX_PROBLEMS and then counted. A figures file
+of JSON Lines (the format before Parquet) is read by cited_lines.py, for ``benchdb migrate`` only.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.json as pa_json
+import pyarrow.parquet as pq
 from pydantic import ValidationError
 
-from schema.figures import FiguresRun
+from schema.figures import RUN_KEY, FiguresRun
 
 from ..parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns
 from ..parsers.sysbench_recheck import unrecorded
 from ..parsers.sysbench_rows import EXTRA_INTERVAL_COLUMNS
 
-FOLDER = "cited"  # where import writes a bundle's figures files: cited/<id>.jsonl
-SUFFIX = ".jsonl"
-MAX_LINE_BYTES = 4 * 2**20  # as large as a bundle.yaml may be (yamlfile.py)
+FOLDER = "cited"  # where import writes a bundle's figures files: cited/<id>.parquet
+SUFFIX = ".parquet"
+MAX_FILE_BYTES = 64 * 2**20  # ~3 million samples as written; the largest of data/ is 0.2 MB
+MAX_FOOTER_BYTES = 4 * 2**20  # the run's figures and the columns' layout; as large as a bundle.yaml may be
+MAX_SAMPLES = 5_000_000  # 58 days of 1 s intervals
+MAX_COLUMN_BYTES = 8 * MAX_SAMPLES + 2**20  # a column's decompressed size: 8 bytes a sample and its pages' own
 MAX_PROBLEMS = 50  # of one file; the rest are counted in one more
-_INT64 = range(-2**63, 2**63)
 _ROW_KEYS = ("line", *INTERVAL_COLUMNS)
-_ALLOWED = frozenset(_ROW_KEYS) | frozenset(EXTRA_INTERVAL_COLUMNS)
-_READ = pa_json.ReadOptions(block_size=64 * 2**20)
+_ORDER = (*_ROW_KEYS, *EXTRA_INTERVAL_COLUMNS)
+_WHOLE = ("line", "t_s", "threads")  # whole numbers always; the others as the log prints them
 _MESSAGES = {"missing": "missing required field", "extra_forbidden": "unknown key (not part of a figures file)"}
+# How a figures file is written: 19 bytes a sample over data/'s cited logs (benchmarks/HISTORY.md, issue #60):
+# the lines and times, which mostly step by one, delta-coded; whole-number columns (threads, the latency
+# percentile, errors) dictionary-coded, as they hardly change; every page zstd-compressed.
+_WRITE = dict(compression="zstd", compression_level=9, write_statistics=False, store_schema=False,
+              column_encoding={"line": "DELTA_BINARY_PACKED", "t_s": "DELTA_BINARY_PACKED"})
 
 
 @dataclass(frozen=True)
@@ -54,33 +64,51 @@ def figures_path(result_id: str) -> str:
 # --- writing ------------------------------------------------------------------------------------
 
 
-def figures_lines(run: dict) -> Iterator[str]:
-    """The lines of ``run``'s figures file (``run``: one run as sysbench_runs.parse_runs gives it)."""
-    yield json.dumps({k: v for k, v in run.items() if k != "intervals"}, ensure_ascii=False, allow_nan=False)
-    for table, lines in run["intervals"].parts():
-        # each row as json.dumps writes it (floats by their repr), made column by column
-        keys = [f', "{name}": ' for name in table.column_names]
-        texts = [[_number(v) for v in table.column(name).to_pylist()] for name in table.column_names]
-        for line, values in zip(lines, zip(*texts)):
-            yield '{"line": ' + str(line) + "".join(k + v for k, v in zip(keys, values)) + "}"
-
-
-def _number(value: int | float | None) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{value!r} is not a number a figures file may hold")
-    return repr(value)
+def figures_table(run: dict) -> pa.Table:
+    """``run``'s interval samples (``run``: one run as sysbench_runs.parse_runs gives it) as one table: the
+    log's line of each, then its columns in _ORDER; a column a part lacks is null there."""
+    parts = run["intervals"].parts()
+    types: dict[str, pa.DataType] = {name: pa.int64() for name in _ROW_KEYS[:3]}
+    for table, _ in parts:
+        for field in table.schema:
+            known = types.get(field.name, pa.null())
+            if known != field.type and pa.null() not in (known, field.type):
+                raise ValueError(f"interval column {field.name} is {known} in one part and {field.type} in another: "
+                                 "a figures file holds one type a column")
+            types[field.name] = field.type if known == pa.null() else known
+    names = [name for name in _ORDER if name in types or name in _ROW_KEYS]
+    columns = {name: [] for name in names}
+    for table, lines in parts:
+        for name in names:
+            kind = types.get(name, pa.null())
+            if name == "line":
+                columns[name].append(pa.array(lines, pa.int64()))
+            elif name in table.column_names:
+                columns[name].append(table.column(name).cast(kind))
+            else:
+                columns[name].append(pa.nulls(table.num_rows, kind))
+    schema = pa.schema([(name, types.get(name, pa.null())) for name in names])
+    return pa.table({name: pa.chunked_array(columns[name], schema.field(name).type) for name in names},
+                    schema=schema)
 
 
 def write_figures(run: dict, path: Path) -> None:
+    """Write ``run``'s figures file at ``path`` (a temporary file renamed into place: never half written)."""
+    header = json.dumps({k: v for k, v in run.items() if k != "intervals"}, ensure_ascii=False, allow_nan=False)
+    table = figures_table(run)
+    coded = [f.name for f in table.schema if f.name not in ("line", "t_s") and pa.types.is_integer(f.type)]
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
-        for line in figures_lines(run):
-            out.write(line + "\n")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with pq.ParquetWriter(tmp, table.schema, use_dictionary=coded, **_WRITE) as writer:
+            writer.write_table(table)
+            writer.add_key_value_metadata({RUN_KEY: header})
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
-# --- reading ------------------------------------------------------------------------------------
+# --- the run's figures (shared with cited_lines.py) -------------------------------------------------
 
 
 class _Refused(ValueError):
@@ -116,27 +144,30 @@ def _where(loc: tuple) -> str:
     return name
 
 
-def _header(text: str) -> tuple[dict | None, list[FiguresProblem]]:
+def read_header(text: str, *, line: int | None, prefix: str = "") -> tuple[dict | None, list[FiguresProblem]]:
+    """The run's figures from their JSON text (a JSON Lines file's line 1, a Parquet file's RUN_KEY), with
+    problems at ``line`` and their fields under ``prefix``."""
     try:
         data = _json(text)
     except _Refused as exc:
-        return None, [FiguresProblem(1, "", "figures", str(exc))]
+        return None, [FiguresProblem(line, prefix.rstrip("."), "figures", str(exc))]
     if not isinstance(data, dict):
-        return None, [FiguresProblem(1, "", "figures", "line 1 must be a JSON object: the run's figures")]
+        return None, [FiguresProblem(line, prefix.rstrip("."), "figures", "the run's figures must be a JSON object")]
     try:
         FiguresRun.model_validate(data)
     except ValidationError as exc:
-        return None, _model_problems(exc)
+        return None, [FiguresProblem(line, prefix + p.field if p.field else prefix.rstrip("."), p.kind, p.message)
+                      for p in _model_problems(exc, line)]
     if not all(_finite(v) for v in _numbers(data)):
-        return None, [FiguresProblem(1, "", "figures", "a figure is not a finite number")]
-    return data, _header_lines(data)
+        return None, [FiguresProblem(line, prefix.rstrip("."), "figures", "a figure is not a finite number")]
+    return data, [FiguresProblem(line, prefix + p.field, p.kind, p.message) for p in _header_lines(data, line)]
 
 
 _TYPES = {"int_type": "a whole number", "float_type": "a number", "string_type": "text", "bool_type": "true or false",
           "none_required": "null", "dict_type": "an object", "list_type": "a list"}
 
 
-def _model_problems(exc: ValidationError) -> list[FiguresProblem]:
+def _model_problems(exc: ValidationError, line: int | None) -> list[FiguresProblem]:
     """One problem a field: the members of a union the value is none of are named together."""
     found: dict[str, list[dict]] = {}
     for err in exc.errors():
@@ -152,7 +183,7 @@ def _model_problems(exc: ValidationError) -> list[FiguresProblem]:
             message = _MESSAGES.get(err["type"]) or err["msg"].removeprefix("Value error, ")
             if err["type"] not in _MESSAGES and not isinstance(err.get("input"), (dict, list, type(None))):
                 message = f"{message} (got {err['input']!r})"
-            problems.append(FiguresProblem(1, field, err["type"], message))
+            problems.append(FiguresProblem(line, field, err["type"], message))
     return problems
 
 
@@ -176,141 +207,31 @@ def _finite(value: Any) -> bool:
     return not isinstance(value, float) or math.isfinite(value)
 
 
-def _header_lines(run: dict) -> list[FiguresProblem]:
-    """The lines the header names lie inside the run's lines (a figure of the run as a whole: line 0)."""
+def _header_lines(run: dict, line: int | None) -> list[FiguresProblem]:
+    """The lines the figures name lie inside the run's lines (a figure of the run as a whole: line 0)."""
     first, last = run["lines"]
     problems = []
     if first > last:
-        problems.append(FiguresProblem(1, "lines", "figures", f"the run's lines {first}-{last} end before they begin"))
+        problems.append(FiguresProblem(line, "lines", "figures", f"the run's lines {first}-{last} end before they begin"))
     inside = range(first, last + 1)
-    for key, line in run["source_lines"].items():
-        if line and line not in inside:
-            problems.append(FiguresProblem(1, f"source_lines.{key}", "figures",
-                                           f"line {line} is outside the run's lines {first}-{last}"))
+    for key, at in run["source_lines"].items():
+        if at and at not in inside:
+            problems.append(FiguresProblem(line, f"source_lines.{key}", "figures",
+                                           f"line {at} is outside the run's lines {first}-{last}"))
     for i, row in enumerate(run["histogram"]):
         if row["line"] not in inside:
-            problems.append(FiguresProblem(1, f"histogram[{i}].line", "figures",
+            problems.append(FiguresProblem(line, f"histogram[{i}].line", "figures",
                                            f"line {row['line']} is outside the run's lines {first}-{last}"))
     return problems
 
 
-def _row(number: int, text: str, previous: tuple[int, int] | None,
-         inside: range | None) -> tuple[dict, list[FiguresProblem]]:
-    """One interval sample of line ``number`` of the file: its row, or the problems that refuse it."""
-    try:
-        row = _json(text)
-    except _Refused as exc:
-        return {}, [FiguresProblem(number, "", "figures", str(exc))]
-    if not isinstance(row, dict):
-        return {}, [FiguresProblem(number, "", "figures", "an interval sample must be a JSON object")]
-    problems = [FiguresProblem(number, key, "extra_forbidden", _MESSAGES["extra_forbidden"])
-                for key in row if key not in _ALLOWED]
-    problems += [FiguresProblem(number, key, "missing", _MESSAGES["missing"]) for key in _ROW_KEYS if key not in row]
-    for key, value in row.items():
-        if key not in _ALLOWED:
-            continue
-        whole = key in ("line", "t_s", "threads")
-        if value is None and key not in ("line", "t_s"):
-            continue
-        if type(value) is int and value not in _INT64:
-            problems.append(FiguresProblem(number, key, "figures", f"{value} does not fit in 64 bits"))
-        elif type(value) is not int and (whole or type(value) is not float):
-            wanted = "a whole number" if whole else "a number or null"
-            problems.append(FiguresProblem(number, key, "type", f"Input should be {wanted} (got {value!r})"))
-        elif not _finite(value):
-            problems.append(FiguresProblem(number, key, "figures", f"{value!r} is not a finite number"))
-    if problems:
-        return {}, problems
-    line, t_s = row["line"], row["t_s"]
-    if inside is not None and line not in inside:
-        problems.append(FiguresProblem(number, "line", "figures",
-                                       f"line {line} is outside the run's lines {inside.start}-{inside.stop - 1}"))
-    if previous is not None and line <= previous[1]:
-        problems.append(FiguresProblem(number, "line", "out-of-order",
-                                       f"line {line} does not follow the previous sample's line {previous[1]}"))
-    if previous is not None and t_s <= previous[0]:
-        problems.append(FiguresProblem(number, "t_s", "out-of-order",
-                                       f"the sample at {t_s}s does not follow the previous one at {previous[0]}s"))
-    return row, problems
-
-
-def _lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
-    """(number, text, why not) of each line of the file, without reading a line longer than MAX_LINE_BYTES."""
-    with open(path, "rb") as f:
-        number = 0
-        while raw := f.readline(MAX_LINE_BYTES + 1):
-            number += 1
-            if len(raw) > MAX_LINE_BYTES:
-                yield number, None, f"a line longer than {MAX_LINE_BYTES:,} bytes"
-                while raw and not raw.endswith(b"\n"):
-                    raw = f.readline(MAX_LINE_BYTES + 1)
-                continue
-            if not raw.endswith(b"\n"):
-                yield number, None, "the file does not end with a newline"
-                continue
-            try:
-                yield number, raw[:-1].decode("utf-8"), None
-            except UnicodeDecodeError as exc:
-                yield number, None, f"bytes that are not UTF-8 (at byte {exc.start})"
-
-
-def _fast_rows(data: bytes, inside: range) -> tuple[pa.Table, np.ndarray] | None:
-    """The interval samples of a figures file (its bytes after line 1) read by Arrow at once, when every
-    check the line-by-line reading (_row) makes holds; else None, and _row finds what is wrong and where.
-    Each key once in every row (counted in the bytes: a valid row holds no text), no blank line, types
-    and order as _row wants them."""
-    rows = data.count(b"\n")
-    if not rows or not data.endswith(b"\n") or any(data.count(b'"%s":' % key.encode()) != rows for key in _ROW_KEYS):
-        return None
-    try:
-        table = pa_json.read_json(pa.py_buffer(data), read_options=_READ)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
-    if table.num_rows != rows or not set(table.column_names) <= _ALLOWED:
-        return None
-    for name in table.column_names:
-        column, kind = table.column(name), table.schema.field(name).type
-        whole = name in ("line", "t_s", "threads")
-        if not (kind == pa.int64() or kind == pa.null() and name not in ("line", "t_s")
-                or kind == pa.float64() and not whole):
-            return None
-        if name in ("line", "t_s") and column.null_count:
-            return None
-        if kind == pa.float64():  # finite, and not a whole number too large for 64 bits (_row refuses it)
-            values = column.drop_null().to_numpy()
-            if not np.all(np.isfinite(values)) or np.max(np.abs(values), initial=0) >= 2.0**63:
-                return None
-    lines, times = (table.column(name).to_numpy() for name in ("line", "t_s"))
-    if np.any(np.diff(lines) <= 0) or np.any(np.diff(times) <= 0) or not inside.start <= lines[0] <= lines[-1] < inside.stop:
-        return None
-    return table.drop_columns(["line"]), lines
-
-
-def read_figures(path: Path) -> tuple[dict | None, list[FiguresProblem]]:
-    """The run a figures file holds (as sysbench_runs.parse_file gives a log's: its intervals an
-    IntervalColumns), or None, and every problem found; warnings are the checks of the figures
-    (sysbench_recheck.py) that the parser did not record. The samples are read by Arrow at once
-    (_fast_rows), or line by line where that finds anything amiss."""
-    try:
-        with open(path, "rb") as f:
-            first = f.readline(MAX_LINE_BYTES + 1)
-            header, problems = _header(first[:-1].decode("utf-8")) if first.endswith(b"\n") else (None, [])
-            fast = _fast_rows(f.read(), range(header["lines"][0], header["lines"][1] + 1)) \
-                if header and not problems else None
-    except (OSError, UnicodeDecodeError):
-        fast = None
-    if fast is None:
-        return _read_lines(path)
-    table, lines = fast
-    header["intervals"] = intervals = IntervalColumns()
-    intervals.add_part(table, lines.tolist())
-    return _rechecked(header, problems)
-
-
-def _rechecked(run: dict, problems: list[FiguresProblem]) -> tuple[dict | None, list[FiguresProblem]]:
+def rechecked(run: dict, problems: list[FiguresProblem], *, line: int | None,
+              prefix: str = "") -> tuple[dict | None, list[FiguresProblem]]:
+    """The run, unless its interval samples contradict its figures; the checks of the figures
+    (sysbench_recheck.py) that the parser did not record become warnings."""
     extra, cv = unrecorded(run)
     if cv != run["interval_tps_cv"]:
-        problems.append(FiguresProblem(1, "interval_tps_cv", "figures",
+        problems.append(FiguresProblem(line, f"{prefix}interval_tps_cv", "figures",
                                        f"the interval samples' tps give a CV of {cv}, not {run['interval_tps_cv']}"))
         return None, problems
     problems += [FiguresProblem(None, "", "figures-check",
@@ -319,40 +240,132 @@ def _rechecked(run: dict, problems: list[FiguresProblem]) -> tuple[dict | None, 
     return run, problems
 
 
-def _read_lines(path: Path) -> tuple[dict | None, list[FiguresProblem]]:
-    """read_figures, a line at a time: every problem with its line and field."""
-    problems: list[FiguresProblem] = []
-    run = None
-    intervals = IntervalColumns()
-    previous: tuple[int, int] | None = None
-    inside = None
-    more = 0
-    try:
-        for number, text, why in _lines(path):
-            if len(problems) >= MAX_PROBLEMS:
-                more += 1
-                continue
-            if text is None:
-                problems.append(FiguresProblem(number, "", "figures", why))
-            elif number == 1:
-                run, found = _header(text)
-                problems += found
-                if run is not None:
-                    inside = range(run["lines"][0], run["lines"][1] + 1)
-            else:
-                row, found = _row(number, text, previous, inside)
-                problems += found
-                if row:
-                    previous = (row["t_s"], row["line"])
-                    intervals.append({k: v for k, v in row.items() if k != "line"}, line=row["line"])
-    except OSError as exc:
-        return None, [FiguresProblem(None, "", "io", f"cannot read: {exc.strerror or exc}")]
-    if more:
-        problems.append(FiguresProblem(None, "", "figures", f"{more:,} more lines with problems, not listed"))
-    if run is None and not problems:
-        problems.append(FiguresProblem(None, "", "figures", "the file is empty: line 1 holds the run's figures"))
-    if run is None or any(p.severity == "error" for p in problems):
-        return None, problems
-    run["intervals"] = intervals
-    return _rechecked(run, problems)
+# --- reading ------------------------------------------------------------------------------------
 
+
+def _bounded(path: Path) -> tuple[pq.FileMetaData | None, list[FiguresProblem]]:
+    """The file's Parquet metadata, when the file, its footer, its samples and its columns are within bounds."""
+    def refused(message: str, field: str = "") -> tuple[None, list[FiguresProblem]]:
+        return None, [FiguresProblem(None, field, "figures", message)]
+
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_FILE_BYTES:
+                return refused(f"{size:,} bytes: more than the {MAX_FILE_BYTES:,} a figures file may be")
+            head = f.read(4)
+            f.seek(max(size - 8, 0))
+            tail = f.read(8)
+    except OSError as exc:
+        return refused(f"cannot read: {exc.strerror or exc}")
+    if head != b"PAR1" or tail[4:] != b"PAR1" or size < 12:
+        return refused("not a Parquet file (a figures file in JSON Lines, the format before: `benchdb migrate "
+                       "--write` rewrites it)" if head[:1] == b"{" else "not a Parquet file")
+    footer = int.from_bytes(tail[:4], "little")
+    if footer > MAX_FOOTER_BYTES or footer > size - 12:
+        return refused(f"its footer of {footer:,} bytes is larger than " + (
+            f"the {MAX_FOOTER_BYTES:,} a figures file's may be" if footer > MAX_FOOTER_BYTES else "the file"))
+    try:
+        meta = pq.read_metadata(path)
+    except (pa.ArrowException, OSError) as exc:
+        return refused(f"not a Parquet file Arrow reads: {exc}")
+    if meta.num_rows > MAX_SAMPLES:
+        return refused(f"{meta.num_rows:,} samples: more than the {MAX_SAMPLES:,} a figures file may hold")
+    for i in range(meta.num_columns):
+        name = meta.schema.column(i).name
+        stored = sum(meta.row_group(g).column(i).total_uncompressed_size for g in range(meta.num_row_groups))
+        if stored > MAX_COLUMN_BYTES:
+            return refused(f"{stored:,} bytes decompressed: more than a column of {meta.num_rows:,} samples needs",
+                           name)
+    return meta, []
+
+
+def _columns(table: pa.Table) -> list[FiguresProblem]:
+    """Each column one the file may hold, of a type it may have, none missing."""
+    problems = [FiguresProblem(None, name, "extra_forbidden", _MESSAGES["extra_forbidden"])
+                for name in table.column_names if name not in _ORDER]
+    problems += [FiguresProblem(None, name, "missing", _MESSAGES["missing"])
+                 for name in _ROW_KEYS if name not in table.column_names]
+    if len(set(table.column_names)) < len(table.column_names):
+        problems.append(FiguresProblem(None, "", "figures", "a column is given twice"))
+    for field in table.schema:
+        allowed = (pa.int64(),) if field.name in ("line", "t_s") else (pa.int64(), pa.null()) \
+            if field.name in _WHOLE else (pa.int64(), pa.float64(), pa.null())
+        if field.name in _ORDER and field.type not in allowed:
+            wanted = "whole numbers" if field.name in _WHOLE else "numbers"
+            problems.append(FiguresProblem(None, field.name, "type",
+                                           f"the column should hold {wanted} (64-bit), not {field.type}"))
+    return problems
+
+
+def _rows(table: pa.Table, inside: range) -> list[FiguresProblem]:
+    """Every sample's values finite, its line inside the run's lines, lines and times in order."""
+    problems = []
+
+    def at(rows: np.ndarray, name: str, message, kind: str = "figures") -> None:
+        problems.extend(FiguresProblem(None, name, kind, f"row {i + 1}: {message(i)}")
+                        for i in rows[:MAX_PROBLEMS].tolist())
+
+    for name in ("line", "t_s"):
+        if table.column(name).null_count:
+            at(np.flatnonzero(table.column(name).is_null().to_numpy(zero_copy_only=False)), name,
+               lambda i: "no value (each sample has its line and time)")
+    if problems:
+        return problems
+    lines, times = (table.column(name).to_numpy() for name in ("line", "t_s"))
+    for name in table.column_names:
+        if table.schema.field(name).type == pa.float64():
+            values = table.column(name).fill_null(0.0).to_numpy()
+            at(np.flatnonzero(~np.isfinite(values)), name, lambda i, v=values: f"{float(v[i])!r} is not a finite number")
+    at(np.flatnonzero((lines < inside.start) | (lines >= inside.stop)), "line",
+       lambda i: f"line {lines[i]} is outside the run's lines {inside.start}-{inside.stop - 1}")
+    at(np.flatnonzero(np.diff(lines) <= 0) + 1, "line",
+       lambda i: f"line {lines[i]} does not follow the previous sample's line {lines[i - 1]}", "out-of-order")
+    at(np.flatnonzero(np.diff(times) <= 0) + 1, "t_s",
+       lambda i: f"the sample at {times[i]}s does not follow the previous one at {times[i - 1]}s", "out-of-order")
+    return problems
+
+
+def read_figures(path: Path) -> tuple[dict | None, list[FiguresProblem]]:
+    """The run a figures file holds (as sysbench_runs.parse_file gives a log's: its intervals an
+    IntervalColumns), or None, and every problem found."""
+    meta, problems = _bounded(path)
+    if meta is None:
+        return None, problems
+    stored = meta.metadata or {}
+    prefix = RUN_KEY + "."
+    problems = [FiguresProblem(None, key.decode("utf-8", "replace"), "extra_forbidden",
+                               "unknown key of the file's metadata (not part of a figures file)")
+                for key in stored if key != RUN_KEY.encode()]
+    if RUN_KEY.encode() not in stored:
+        return None, problems + [FiguresProblem(None, RUN_KEY, "missing", "missing required field: the run's figures")]
+    try:
+        text = stored[RUN_KEY.encode()].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, problems + [FiguresProblem(None, RUN_KEY, "figures", f"bytes that are not UTF-8 (at byte {exc.start})")]
+    run, found = read_header(text, line=None, prefix=prefix)
+    problems += found
+    try:
+        table = pq.read_table(path, use_threads=False)
+    except (pa.ArrowException, OSError) as exc:
+        return None, problems + [FiguresProblem(None, "", "figures", f"its samples cannot be read: {exc}")]
+    columns = _columns(table)
+    problems += columns
+    if run is None or columns:
+        return None, problems
+    problems += _rows(table, range(run["lines"][0], run["lines"][1] + 1))
+    if len([p for p in problems if p.severity == "error"]) > MAX_PROBLEMS:
+        more = len(problems) - MAX_PROBLEMS
+        problems = problems[:MAX_PROBLEMS] + [FiguresProblem(None, "", "figures", f"{more:,} more problems, not listed")]
+    if any(p.severity == "error" for p in problems):
+        return None, problems
+    run["intervals"] = intervals = IntervalColumns()
+    intervals.add_part(_as_read(table.drop_columns(["line"])), table.column("line").to_numpy().tolist())
+    return rechecked(run, problems, line=None, prefix=prefix)
+
+
+def _as_read(table: pa.Table) -> pa.Table:
+    """The samples as the parser gives them: a column the log printed nowhere (null throughout) left out,
+    but for INTERVAL_COLUMNS, which every sample has."""
+    keep = [name for name in table.column_names if name in INTERVAL_COLUMNS or table.column(name).null_count < len(table)]
+    return table.select(keep).combine_chunks()

@@ -9,6 +9,10 @@ Then, in a bundle of any format, a value's unit written as a source prints it (`
 metric's unit as schema/fields.yaml spells it (``new-order transactions/min``): only the spellings the
 registry lists as ``also_printed`` for that metric, never a unit it does not know (``ms`` for a metric in
 seconds is another quantity, which validate reports and no rewrite may hide).
+
+And a cited log's figures file of JSON Lines (the format before Parquet, schema/figures.py) is read with
+every check it always had, written again as Parquet beside it, and the bundle names the new file: only
+once every figures file of the bundle has been read without a problem (``convert_figures``).
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from typing import Callable, Iterator
 
 from schema.models import SCHEMA_VERSION
 
+from . import cited, cited_lines
 from .fields import metric
+from .files import bundle_file
 from .yamlfile import YamlDocument, YamlProblem, load_yaml, load_yaml_text
 
 VERSION_LINE = re.compile(r"^(\s*schema_version\s*:\s*)(['\"]?)(\d+)\2(\s*(?:#.*)?)$")
@@ -160,9 +166,65 @@ def _check_rewrite(text: str, doc: YamlDocument, rewrites: list[UnitRewrite]) ->
                                f"({unit!r} to {now!r}, an anchor other metrics' values share); rewrite them by hand")
 
 
-def migrated(file: Path) -> tuple[str, list[int], list[UnitRewrite]] | None:
+@dataclass(frozen=True)
+class FiguresRewrite:
+    """A cited result's figures file of JSON Lines, and the Parquet file it becomes."""
+
+    line: int
+    field: str  # as validate names it: results[<id>].figures
+    old: str
+    new: str
+
+    def __str__(self) -> str:
+        return f"{self.line}: {self.field}: {self.old} -> {self.new} (JSON Lines to Parquet)"
+
+
+def _rewrite_figures(text: str, doc: YamlDocument) -> tuple[str, list[FiguresRewrite]]:
+    """``text`` with every cited result's ``figures: <path>.jsonl`` naming its Parquet file instead."""
+    results = doc.data.get("results") if isinstance(doc.data, dict) else None
+    lines, rewrites = text.split("\n"), []
+    for i, result in enumerate(results if isinstance(results, list) else []):
+        old = result.get("figures") if isinstance(result, dict) and result.get("type") == "cited" else None
+        if not isinstance(old, str) or not old.endswith(cited_lines.SUFFIX):
+            continue
+        new = old.removesuffix(cited_lines.SUFFIX) + cited.SUFFIX
+        name = f"results[{result['id']}]" if isinstance(result.get("id"), str) else f"results[{i}]"
+        line = doc.line_of(("results", i, "figures"))
+        written = re.compile(r"(?<![\w-])(figures\s*:\s*)(['\"]?)" + re.escape(old) + r"\2(?=\s*(?:[,}#]|$))")
+        if line is None or len(written.findall(lines[line - 1])) != 1:
+            raise MigrateError(f"line {line or '-'}: {name}.figures: {old!r} is not written once on its line as "
+                               f"`figures: {old}`; convert it by hand")
+        lines[line - 1] = written.sub(lambda m: m.group(1) + m.group(2) + new + m.group(2), lines[line - 1])
+        rewrites.append(FiguresRewrite(line, f"{name}.figures", old, new))
+    return "\n".join(lines), rewrites
+
+
+def convert_figures(folder: Path, rewrites: list[FiguresRewrite], *, write: bool) -> None:
+    """Read each figures file of JSON Lines ``rewrites`` names in the bundle ``folder`` (no symbolic link
+    followed) and, with ``write``, write its Parquet file beside it: all read before any is written, so
+    that a problem in one leaves the bundle as it was. The JSON Lines files stay until the bundle names
+    the new ones (the caller removes them)."""
+    runs = []
+    for rewrite in rewrites:
+        target, _, why = bundle_file(folder, Path(rewrite.old), folder_ok=False)
+        if target is None:
+            raise MigrateError(f"{rewrite.line}: {rewrite.field}: " + why.format(path=rewrite.old))
+        run, problems = cited_lines.read_figures_lines(target)
+        errors = [p for p in problems if p.severity == "error"]
+        if run is None or errors:
+            first = errors[0] if errors else problems[0]
+            raise MigrateError(f"{rewrite.line}: {rewrite.field}: {rewrite.old}:{first.line or '-'}: "
+                               f"{first.field + ': ' if first.field else ''}{first.message}"
+                               + (f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""))
+        runs.append((run, folder / rewrite.new))
+    for run, path in runs if write else ():
+        cited.write_figures(run, path)
+
+
+def migrated(file: Path) -> tuple[str, list[int], list[UnitRewrite], list[FiguresRewrite]] | None:
     """The text of ``file`` rewritten to the current format, the formats it went through (none when it
-    was of the current one) and the units it rewrote to the registry's spelling; None when nothing changes."""
+    was of the current one), the units it rewrote to the registry's spelling and the figures files it
+    names in Parquet instead of JSON Lines (convert_figures writes them); None when nothing changes."""
     version, line = version_of(file)
     if version not in STEPS and version < SCHEMA_VERSION or version > SCHEMA_VERSION:
         raise MigrateError(f"format {version}: this version of benchdb reads format {SCHEMA_VERSION} and migrates "
@@ -174,11 +236,12 @@ def migrated(file: Path) -> tuple[str, list[int], list[UnitRewrite]] | None:
         version += 1
     try:
         text, rewrites = _rewrite_units(text, load_yaml_text(text))
+        text, figures = _rewrite_figures(text, load_yaml_text(text))
     except YamlProblem as exc:
         raise MigrateError(f"{exc.line or '-'}: {exc.message}") from None
-    if not path and not rewrites:
+    if not path and not rewrites and not figures:
         return None
-    return text, (path + [SCHEMA_VERSION] if path else []), rewrites
+    return text, (path + [SCHEMA_VERSION] if path else []), rewrites, figures
 
 
 def needs(version: object) -> str | None:

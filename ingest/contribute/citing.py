@@ -4,7 +4,7 @@ licence to republish them, cited instead of copied (issue #51).
 FOLDER is a local copy of the repository at COMMIT (of its folder PATH, when given). Import groups and
 parses its runs as it does any folder's; here each run becomes a ``type: cited`` result: the file's
 path in the repository, the SHA-256 of its bytes and the figures the parser read from it, written to
-``cited/<id>.jsonl`` (schema/figures.py). A run of a file of several runs cites the whole file, its
+``cited/<id>.parquet`` (schema/figures.py). A run of a file of several runs cites the whole file, its
 figures naming the run's lines in it. Settings files and mdadm or lsblk output are read as usual and
 cited by their repository path in the system's notes, never copied; /proc/mdstat files are not
 imported (a trace is carried as a file, which this repository's licence does not allow).
