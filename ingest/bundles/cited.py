@@ -39,7 +39,7 @@ MAX_PROBLEMS = 50  # of one file; the rest are counted in one more
 _ROW_KEYS = ("line", *INTERVAL_COLUMNS)
 _ORDER = (*_ROW_KEYS, *EXTRA_INTERVAL_COLUMNS)
 _WHOLE = ("line", "t_s", "threads")  # whole numbers always; the others as the log prints them
-_MESSAGES = {"missing": "missing required field", "extra_forbidden": "unknown key (not part of a figures file)"}
+MESSAGES = {"missing": "missing required field", "extra_forbidden": "unknown key (not part of a figures file)"}
 # How a figures file is written: 19 bytes a sample over data/'s cited logs (benchmarks/HISTORY.md, issue #60):
 # the lines and times, which mostly step by one, delta-coded; whole-number columns (threads, the latency
 # percentile, errors) dictionary-coded, as they hardly change; every page zstd-compressed.
@@ -111,7 +111,7 @@ def write_figures(run: dict, path: Path) -> None:
 # --- the run's figures (shared with cited_lines.py) -------------------------------------------------
 
 
-class _Refused(ValueError):
+class Refused(ValueError):
     pass
 
 
@@ -119,22 +119,22 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict:
     seen: dict = {}
     for key, value in pairs:
         if key in seen:
-            raise _Refused(f"key {key!r} is given twice")
+            raise Refused(f"key {key!r} is given twice")
         seen[key] = value
     return seen
 
 
 def _constant(name: str) -> float:
-    raise _Refused(f"{name} is not a number a figure may be")
+    raise Refused(f"{name} is not a number a figure may be")
 
 
-def _json(text: str) -> Any:
+def strict_json(text: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
-    except _Refused:
+    except Refused:
         raise
     except ValueError as exc:
-        raise _Refused(f"not JSON: {exc}") from None
+        raise Refused(f"not JSON: {exc}") from None
 
 
 def _where(loc: tuple) -> str:
@@ -148,8 +148,8 @@ def read_header(text: str, *, line: int | None, prefix: str = "") -> tuple[dict 
     """The run's figures from their JSON text (a JSON Lines file's line 1, a Parquet file's RUN_KEY), with
     problems at ``line`` and their fields under ``prefix``."""
     try:
-        data = _json(text)
-    except _Refused as exc:
+        data = strict_json(text)
+    except Refused as exc:
         return None, [FiguresProblem(line, prefix.rstrip("."), "figures", str(exc))]
     if not isinstance(data, dict):
         return None, [FiguresProblem(line, prefix.rstrip("."), "figures", "the run's figures must be a JSON object")]
@@ -158,7 +158,7 @@ def read_header(text: str, *, line: int | None, prefix: str = "") -> tuple[dict 
     except ValidationError as exc:
         return None, [FiguresProblem(line, prefix + p.field if p.field else prefix.rstrip("."), p.kind, p.message)
                       for p in _model_problems(exc, line)]
-    if not all(_finite(v) for v in _numbers(data)):
+    if not all(finite(v) for v in _numbers(data)):
         return None, [FiguresProblem(line, prefix.rstrip("."), "figures", "a figure is not a finite number")]
     return data, [FiguresProblem(line, prefix + p.field, p.kind, p.message) for p in _header_lines(data, line)]
 
@@ -180,8 +180,8 @@ def _model_problems(exc: ValidationError, line: int | None) -> list[FiguresProbl
             message = "Input should be " + (", ".join(wanted[:-1]) + " or " if len(wanted) > 1 else "") + wanted[-1]
             errors = [{**errors[0], "type": "type", "msg": message}]
         for err in errors:
-            message = _MESSAGES.get(err["type"]) or err["msg"].removeprefix("Value error, ")
-            if err["type"] not in _MESSAGES and not isinstance(err.get("input"), (dict, list, type(None))):
+            message = MESSAGES.get(err["type"]) or err["msg"].removeprefix("Value error, ")
+            if err["type"] not in MESSAGES and not isinstance(err.get("input"), (dict, list, type(None))):
                 message = f"{message} (got {err['input']!r})"
             problems.append(FiguresProblem(line, field, err["type"], message))
     return problems
@@ -203,7 +203,7 @@ def _numbers(node: Any) -> Iterator[Any]:
         yield node
 
 
-def _finite(value: Any) -> bool:
+def finite(value: Any) -> bool:
     return not isinstance(value, float) or math.isfinite(value)
 
 
@@ -282,9 +282,9 @@ def _bounded(path: Path) -> tuple[pq.FileMetaData | None, list[FiguresProblem]]:
 
 def _columns(table: pa.Table) -> list[FiguresProblem]:
     """Each column one the file may hold, of a type it may have, none missing."""
-    problems = [FiguresProblem(None, name, "extra_forbidden", _MESSAGES["extra_forbidden"])
+    problems = [FiguresProblem(None, name, "extra_forbidden", MESSAGES["extra_forbidden"])
                 for name in table.column_names if name not in _ORDER]
-    problems += [FiguresProblem(None, name, "missing", _MESSAGES["missing"])
+    problems += [FiguresProblem(None, name, "missing", MESSAGES["missing"])
                  for name in _ROW_KEYS if name not in table.column_names]
     if len(set(table.column_names)) < len(table.column_names):
         problems.append(FiguresProblem(None, "", "figures", "a column is given twice"))

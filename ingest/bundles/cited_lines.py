@@ -16,7 +16,7 @@ import pyarrow.json as pa_json
 
 from ..parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns
 from ..parsers.sysbench_rows import EXTRA_INTERVAL_COLUMNS
-from .cited import _MESSAGES, FiguresProblem, _finite, _json, _Refused, read_header, rechecked
+from .cited import MESSAGES, FiguresProblem, Refused, finite, read_header, rechecked, strict_json
 
 SUFFIX = ".jsonl"
 MAX_LINE_BYTES = 4 * 2**20  # as large as a bundle.yaml may be (yamlfile.py)
@@ -35,14 +35,14 @@ def _row(number: int, text: str, previous: tuple[int, int] | None,
          inside: range | None) -> tuple[dict, list[FiguresProblem]]:
     """One interval sample of line ``number`` of the file: its row, or the problems that refuse it."""
     try:
-        row = _json(text)
-    except _Refused as exc:
+        row = strict_json(text)
+    except Refused as exc:
         return {}, [FiguresProblem(number, "", "figures", str(exc))]
     if not isinstance(row, dict):
         return {}, [FiguresProblem(number, "", "figures", "an interval sample must be a JSON object")]
-    problems = [FiguresProblem(number, key, "extra_forbidden", _MESSAGES["extra_forbidden"])
+    problems = [FiguresProblem(number, key, "extra_forbidden", MESSAGES["extra_forbidden"])
                 for key in row if key not in _ALLOWED]
-    problems += [FiguresProblem(number, key, "missing", _MESSAGES["missing"]) for key in _ROW_KEYS if key not in row]
+    problems += [FiguresProblem(number, key, "missing", MESSAGES["missing"]) for key in _ROW_KEYS if key not in row]
     for key, value in row.items():
         if key not in _ALLOWED:
             continue
@@ -54,7 +54,7 @@ def _row(number: int, text: str, previous: tuple[int, int] | None,
         elif type(value) is not int and (whole or type(value) is not float):
             wanted = "a whole number" if whole else "a number or null"
             problems.append(FiguresProblem(number, key, "type", f"Input should be {wanted} (got {value!r})"))
-        elif not _finite(value):
+        elif not finite(value):
             problems.append(FiguresProblem(number, key, "figures", f"{value!r} is not a finite number"))
     if problems:
         return {}, problems
