@@ -6,7 +6,8 @@ after an export that peaked at 3.04 GiB, and the whole process tree reached 4.51
 runs; with the export alone in a process of its own, the build still held 0.64 GiB after the load.
 
 The worker does three things in turn: it starts linking the studies the export's cache holds into the
-new export (publish.take_from_cache, on a thread), loads the database meanwhile (stage.py), then
+new export (publish.take_from_cache, on a thread, which then imports what the export's synthesis pools
+with), loads the database meanwhile (stage.py), then
 exports (publish.export_all) with the records the first step read, which stay on the worker (a process
 of its own does not send them back and forth)."""
 
@@ -20,6 +21,7 @@ from ..plumbing.cache import CacheCounts
 from ..plumbing.memory import hand_back_memory
 from ..publish import export_all, take_from_cache
 from ..database.stage import build_database_from
+from ..synthesis.pooling import preload
 
 # From this many bundles on, the load and the export run in a process of their own. At 1,000 bundles
 # (bench_build.py, on a machine three times slower than the README's, the export alone apart) the whole
@@ -77,6 +79,7 @@ def _take(**kwargs) -> None:
     _state.clear()
     side = ThreadPoolExecutor(max_workers=1)
     _state["taking"] = side.submit(take_from_cache, **kwargs)
+    side.submit(preload)  # the export's imports, after the links and beside the load
     side.shutdown(wait=False)
 
 

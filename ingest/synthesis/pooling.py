@@ -60,6 +60,14 @@ class Pooled:
         return dataclasses.asdict(self)
 
 
+def preload() -> None:
+    """Import what pooling uses (scipy's and statsmodels' modules, 2 to 5 s) ahead of the export, on a
+    thread of the build while its database loads (ingest/build/exporter.py): the export's first pool
+    then finds them imported, or waits for the import under way."""
+    from scipy import stats  # noqa: F401
+    from statsmodels.stats.meta_analysis import combine_effects  # noqa: F401
+
+
 def prediction_interval(*, estimate: float, se: float, tau2: float, k: int, level: float = 0.95,
                         prediction: str = "t") -> tuple[float, float]:
     """The interval in which a new study's true effect falls with probability ``level``:
