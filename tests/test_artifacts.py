@@ -14,10 +14,15 @@ def test_each_artifact_is_published_as_loaded(built_site):
     artifacts = json.loads((built_site.export / "data" / "artifact_list.json").read_text(encoding="utf-8"))
     # 36 logs of measured-mariadb-2core-vm, 4 of measured-mariadb-2core-vm-5min
     assert len(artifacts) == 40 and {a["format"] for a in artifacts} == {"sysbench"}
-    assert all("lines" not in a for a in artifacts)  # each study's are in artifacts/<study>.json
-    with_lines = json.loads((built_site.export / "data" / "artifacts" / f"{MEASURED}.json").read_text(encoding="utf-8"))
-    assert [{k: v for k, v in a.items() if k != "lines"} for a in with_lines] == [a for a in artifacts if a["study"] == MEASURED]
-    assert all(len(a["lines"]) == a["line_count"] for a in with_lines)
+    assert all("pages" not in a for a in artifacts)  # each study's are in artifacts/<study>.json
+    with_pages = json.loads((built_site.export / "data" / "artifacts" / f"{MEASURED}.json").read_text(encoding="utf-8"))
+    assert [{k: v for k, v in a.items() if k != "pages"} for a in with_pages] == [a for a in artifacts if a["study"] == MEASURED]
+    # each page's lines in a file of their own (those of 36 logs of at most 43 lines: one page each)
+    assert all(a["pages"] == [{"first": 1, "last": a["line_count"], "path": ""}] for a in with_pages)
+    for a in with_pages:
+        lines = json.loads((built_site.export / "assets" / "lines" / MEASURED / a["artifact"] / "1.json").read_text(encoding="utf-8"))
+        original = (built_site.data / MEASURED / a["path"]).read_text(encoding="utf-8").splitlines()
+        assert lines == {"first": 1, "lines": original}
     for a in artifacts:
         published = built_site.public / a["file"]
         original = built_site.data / a["study"] / a["path"]

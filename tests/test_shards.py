@@ -124,7 +124,7 @@ def test_a_shard_holds_only_its_studies_data(built: Layout, tmp_path: Path):
     assert sorted(site[MEASURED]) == ["catalogue", "id", "sources", "summary", "systems", "title", "value_count",
                                       "varies"]
     logs = json.loads((parts.site / "artifact_list.json").read_text(encoding="utf-8"))
-    assert logs and all("lines" not in row and row["sha256"] for row in logs)
+    assert logs and all("pages" not in row and row["sha256"] for row in logs)
     assert not (parts.site / "artifacts").exists()
     assert not (parts.site / "facets.json").exists() and not (parts.site / "facet_pages").exists()
 

@@ -56,7 +56,7 @@ def test_the_site_lists_the_folder(site):
     mine = [e for e in entries if e["study"] == "rebuild-folder-fixture"]
     assert [(e["artifact"], e["path"], e["file"]) for e in mine] == [("trace", "artifacts/mdstat", None)]
     pages = json.loads((site.export / "data" / "artifacts" / "rebuild-folder-fixture.json").read_text(encoding="utf-8"))
-    assert [(e["artifact"], e["lines"]) for e in pages] == [("trace", None)]
+    assert [(e["artifact"], e["pages"]) for e in pages] == [("trace", [])]
     assert (site.public / "studies" / "rebuild-folder-fixture" / "index.html").is_file()
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..plumbing.digests import Digests
 from ..bundles.problems import BuildError
+from ..publish.artifacts import LINES
 from ..publish.facets import PAGES as FACET_PAGES
 from .shards import (CATALOGUE, HUGO_WRITES, FacetPage, entries_of_studies, facet_entries_by_study, facet_rules, facets_of_run,
                      loaded)
@@ -54,10 +55,17 @@ def common_digest(*, root: Path, site_url: str) -> str:
     return digest.hexdigest()
 
 
-def _assets(assets: Path) -> tuple[list[Path], set[str]]:
-    """The exported assets (sorted), and the studies that have assets of their own."""
+def _assets(assets: Path) -> tuple[list[Path], dict[str, list[Path]]]:
+    """The exported assets of no study (sorted), and each study's own: those named by it (its rows of
+    Explore, its series of Compare) and the lines of its artifacts' pages (lines/<study>/...)."""
     files = sorted(p for p in assets.rglob("*") if p.is_file())
-    return files, {p.stem for p in (assets / "explore").glob("*.json")} | {p.stem for p in (assets / "compare").glob("*.json")}
+    named = {p.stem for p in (assets / "explore").glob("*.json")} | {p.stem for p in (assets / "compare").glob("*.json")}
+    shared, own = [], {}
+    for path in files:
+        parts = path.relative_to(assets).parts
+        study = parts[1] if parts[0] == LINES and len(parts) > 2 else path.stem if path.stem in named else None
+        own.setdefault(study, []).append(path) if study else shared.append(path)
+    return shared, own
 
 
 def _cuts(value, rule, studies: list[str], where: str) -> dict[str, object]:
@@ -111,16 +119,13 @@ def study_keys(*, common: str, data: Path, assets: Path, digests: Digests, value
                 own[study].update(f"{name}\n".encode())
                 own[study].update(json.dumps(cut, ensure_ascii=False, separators=(",", ":")).encode())
                 own[study].update(b"\n")
-    files, everyone = _assets(assets)
-    _digest_files(shared, assets, [p for p in files if p.stem not in everyone], digests)
-    by_stem: dict[str, list[Path]] = {}
-    for path in files:
-        by_stem.setdefault(path.stem, []).append(path)
+    of_none, by_study = _assets(assets)
+    _digest_files(shared, assets, of_none, digests)
     keys = {}
     for study in studies:
         digest = shared.copy()
         digest.update(own[study].digest())
-        _digest_files(digest, assets, by_stem.get(study, []), digests)
+        _digest_files(digest, assets, by_study.get(study, []), digests)
         keys[study] = digest.hexdigest()
     return keys
 
@@ -165,8 +170,7 @@ def facet_keys(*, common: str, data: Path, facets: dict, pages: list[FacetPage],
     by_study = facet_entries_by_study(data, values)
     shared = hashlib.sha256(f"{common}\n".encode())
     _digest_files(shared, data, [data / name for name, rule in rules.items() if rule == "whole"], digests)
-    files, everyone = _assets(assets)
-    _digest_files(shared, assets, [p for p in files if p.stem not in everyone], digests)
+    _digest_files(shared, assets, _assets(assets)[0], digests)
     keys = []
     for page in pages:
         digest = shared.copy()

@@ -30,6 +30,7 @@ from ..parsers.sysbench_fileio import figure_line
 from ..parsers.sysbench_intervals import STORED_COLUMNS, IntervalColumns
 from . import citing
 from .evidence import create_macros
+from .lines import create_line_macro
 from .quality import grade_runs
 from ..bundles.validate import LoadedBundle
 
@@ -439,6 +440,7 @@ def create_schema(con: duckdb.DuckDBPyConnection, *, keyed: bool = True) -> dict
     if keyed:
         con.execute((SQL_DIR / "keys.sql").read_text(encoding="utf-8"))
     create_macros(con)  # evidence.sql: the results view words a flag by them, publish.sql's views grade values
+    create_line_macro(con)  # lines.py: the results view links a value to its artifact's line by it
     con.execute((SQL_DIR / "results.sql").read_text(encoding="utf-8").replace("{fields}", results_columns_sql()))
     con.execute((SQL_DIR / "publish.sql").read_text(encoding="utf-8"))
     types: dict[str, dict[str, str]] = {}

@@ -88,7 +88,7 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
             # mostly disk and DuckDB, beside the Python of the rest: the artifacts copied (and checked
             # against their SHA-256), the whole database's files
             copying = pool.submit(export_artifacts, artifact_rows(con, where=where), static_dir=out_dir / "static",
-                                  data_dir=data, bundles=bundles)
+                                  data_dir=data, assets_dir=out_dir / "assets", bundles=bundles)
             whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir,
                                 cached={s: hits[s]["sql"] for s in hits})
             made, evidence = _export_pages(con, db_path=db_path, out_dir=out_dir, site_url=site_url, todo=todo,

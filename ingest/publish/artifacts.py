@@ -12,6 +12,7 @@ name is kept for the download (the link's ``download`` attribute) and on the art
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import itertools
 import json
@@ -19,28 +20,27 @@ from pathlib import Path
 
 import duckdb
 
+from ..database.lines import LINES_A_PAGE, page_path
 from .db import rows
 
-MAX_LINES = 20_000  # a longer file is offered whole, without a page of its lines
-MAX_PAGE_BYTES = 8 * 2**20  # and so is a larger one (a few very long lines)
 CHUNK = 4 * 2**20
+# A line of more characters than this shows its first ones and how many more the file holds (a page of
+# 500 such lines is 125,000 characters, within the 150 KB of gzip a page may be, whatever the bytes).
+SHOWN_CHARACTERS = 250
 
 
 class ArtifactChanged(Exception):
     pass
 
 
-def _copy(source: Path, target: Path) -> tuple[str, int]:
-    """Copy ``source`` a piece at a time (a log may be hundreds of MB); its SHA-256 and how many lines
-    it has (as str.splitlines counts them in a log: a last line without its newline counts too)."""
-    digest, newlines, last = hashlib.sha256(), 0, b"\n"
+def _copy(source: Path, target: Path) -> str:
+    """Copy ``source`` a piece at a time (a log may be hundreds of MB); its SHA-256."""
+    digest = hashlib.sha256()
     with open(source, "rb") as src, open(target, "wb") as out:
         while piece := src.read(CHUNK):
             digest.update(piece)
-            newlines += piece.count(b"\n")
-            last = piece[-1:]
             out.write(piece)
-    return digest.hexdigest(), newlines + (last != b"\n")
+    return digest.hexdigest()
 
 
 def artifact_rows(con: duckdb.DuckDBPyConnection, *, where: str = "TRUE") -> list[dict]:
@@ -50,7 +50,8 @@ def artifact_rows(con: duckdb.DuckDBPyConnection, *, where: str = "TRUE") -> lis
                          WHERE {where} ORDER BY study, artifact""")
 
 
-LOGS = "artifacts"  # the folder of the exported data holding each study's artifacts with their lines
+LOGS = "artifacts"  # the folder of the exported data holding each study's artifacts with their pages
+LINES = "lines"  # the export's assets holding each page's lines: lines/<study>/<artifact>/<first line>.json
 RAW = "raw"  # the site's folder of the artifacts' bytes, each served as text (netlify.toml: /raw/*)
 
 
@@ -60,43 +61,71 @@ def published_path(study: str, artifact: str) -> str:
     return f"{RAW}/{study}/{artifact}.txt"
 
 
-def export_artifacts(artifacts: list[dict], *, static_dir: Path, data_dir: Path, bundles: Path) -> dict[str, list[dict]]:
-    """Copy each file artifact beside its page and write each study's ``artifacts/<study>.json`` (with
-    the lines its pages show), a study at a time (at 10,000 bundles all the lines are 300 MB of JSON).
-    Returns each study's artifacts without their lines (what the list of logs reads). It reads no
-    database (``artifacts`` come from ``artifact_rows``): the export runs it on a thread of its own,
-    beside the rest, as it mostly waits for the disk."""
+def export_artifacts(artifacts: list[dict], *, static_dir: Path, data_dir: Path, assets_dir: Path,
+                     bundles: Path) -> dict[str, list[dict]]:
+    """Copy each file artifact beside its page, write its lines a page at a time (``assets_dir``'s
+    lines/<study>/<artifact>/<first>.json, each page reading its own: Hugo loads all of data/ at start,
+    and a log may be hundreds of MB) and each study's ``artifacts/<study>.json`` (its artifacts and the
+    first and last line of each of their pages), a study at a time. Returns each study's artifacts (what
+    the list of logs and the study's cache entry read). It reads no database (``artifacts`` come from
+    ``artifact_rows``): the export runs it on a thread of its own, beside the rest, as it mostly waits
+    for the disk."""
     listed: dict[str, list[dict]] = {}
     (data_dir / LOGS).mkdir(parents=True, exist_ok=True)
     for study, group in itertools.groupby(artifacts, key=lambda a: a["study"]):
-        entries = [_publish(a, static_dir=static_dir, bundles=bundles) for a in group]
+        entries = [_publish(a, static_dir=static_dir, assets_dir=assets_dir, bundles=bundles) for a in group]
         (data_dir / LOGS / f"{study}.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
-        listed[study] = [{k: v for k, v in e.items() if k != "lines"} for e in entries]
+        listed[study] = entries
     return listed
 
 
-def _publish(a: dict, *, static_dir: Path, bundles: Path) -> dict:
-    """Copy one artifact beside its page; its entry, with its lines when a page can show them."""
+def lines_path(study: str, artifact: str, first: int) -> str:
+    """The file of the lines of an artifact's page from line ``first`` (under the export's assets)."""
+    return f"{LINES}/{study}/{artifact}/{first}.json"
+
+
+def _publish(a: dict, *, static_dir: Path, assets_dir: Path, bundles: Path) -> dict:
+    """Copy one artifact beside its page and write its pages' lines; its entry, with its pages."""
     source = (bundles / a.pop("bundle_path")).parent / a["path"]
     if not source.is_file():  # a folder of snapshots: listed, its files not copied one by one
-        return {**a, "file": None, "name": None, "lines": None}
+        return {**a, "file": None, "name": None, "line_count": None, "pages": []}
     published = static_dir / published_path(a["study"], a["artifact"])
     published.parent.mkdir(parents=True, exist_ok=True)
-    digest, line_count = _copy(source, published)
+    digest = _copy(source, published)
     if digest != a["sha256"]:
         raise ArtifactChanged(f"{source}: changed since it was loaded (its SHA-256 is no longer {a['sha256']})")
-    lines = None
-    if line_count <= MAX_LINES and a["bytes"] <= MAX_PAGE_BYTES:
-        text = published.read_bytes().decode("utf-8", errors="replace").splitlines()
-        line_count = len(text)  # other line breaks than \n count too
-        lines = text if line_count <= MAX_LINES else None
-    return {**a, "file": published_path(a["study"], a["artifact"]), "name": source.name, "line_count": line_count,
-            "lines": lines}
+    pages, count = [], 0
+    folder = assets_dir / LINES / a["study"] / a["artifact"]
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = _lines(published)
+    while page := list(itertools.islice(lines, LINES_A_PAGE)):
+        first = count + 1
+        count += len(page)
+        shown = [line if len(line) <= SHOWN_CHARACTERS else [line[:SHOWN_CHARACTERS], len(line) - SHOWN_CHARACTERS]
+                 for line in page]
+        (assets_dir / lines_path(a["study"], a["artifact"], first)).write_text(
+            json.dumps({"first": first, "lines": shown}, ensure_ascii=False), encoding="utf-8")
+        pages.append({"first": first, "last": count, "path": page_path(first)})
+    return {**a, "file": published_path(a["study"], a["artifact"]), "name": source.name, "line_count": count,
+            "pages": pages}
+
+
+def _lines(path: Path):
+    """The file's lines as str.splitlines counts them in a log (the parsers' numbering: every line break
+    it knows, a last line without its break too; bytes that are not UTF-8 replaced), a piece at a time."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    rest = ""
+    with open(path, "rb") as f:
+        while piece := f.read(CHUNK):
+            lines = (rest + decoder.decode(piece)).splitlines(keepends=True)
+            rest = lines.pop() if lines else ""  # it may go on in the next piece (a \r before its \n too)
+            yield from (line.splitlines()[0] for line in lines)
+    yield from (rest + decoder.decode(b"", final=True)).splitlines()
 
 
 def write_artifact_list(listed: list[dict], *, data_dir: Path) -> None:
-    """``artifact_list.json``: every study's artifacts without their lines, in the order of the list of
+    """``artifact_list.json``: every study's artifacts without their pages, in the order of the list of
     logs (/artifacts/): by path, then study. The page lists them in this order: ordering them in Hugo's
     template (a slice grown by ``append``, then ``sort``) took 35.7 s of its run at 10,000 bundles."""
-    ordered = sorted(listed, key=lambda a: (a["path"], a["study"]))
+    ordered = sorted(({k: v for k, v in a.items() if k != "pages"} for a in listed), key=lambda a: (a["path"], a["study"]))
     (data_dir / "artifact_list.json").write_text(json.dumps(ordered, ensure_ascii=False), encoding="utf-8")

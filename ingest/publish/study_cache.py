@@ -35,6 +35,7 @@ import shutil
 from pathlib import Path
 
 from . import embed_specs
+from .artifacts import lines_path
 from . import sql_batches
 from ..plumbing.cache import PRUNE_EVERY, TMP, link_or_copy, prune
 from ..plumbing.recycle import NO_SPARE, Tree
@@ -80,10 +81,11 @@ def listed(doc: dict) -> dict:
 
 
 def with_artifacts(record: dict, listed: list[dict]) -> dict:
-    """A study's entry with its artifacts (publish/artifacts.py: their copies, the file of their lines,
-    and their listing without lines)."""
+    """A study's entry with its artifacts (publish/artifacts.py: their copies, the files of their pages'
+    lines, the file that lists them and their pages)."""
     study = record["head"]["id"]
     files = [f"static/{a['file']}" for a in listed if a["file"]]
+    files += [f"assets/{lines_path(study, a['artifact'], p['first'])}" for a in listed for p in a["pages"]]
     files += [f"data/artifacts/{study}.json"] if listed else []
     return {**record, "files": record["files"] + files, "artifacts": listed}
 
