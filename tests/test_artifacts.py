@@ -21,7 +21,7 @@ def test_each_artifact_is_published_as_loaded(built_site):
     assert all(a["pages"] == [{"first": 1, "last": a["line_count"], "path": ""}] for a in with_pages)
     for a in with_pages:
         lines = json.loads((built_site.export / "assets" / "lines" / MEASURED / a["artifact"] / "1.json").read_text(encoding="utf-8"))
-        original = (built_site.data / MEASURED / a["path"]).read_text(encoding="utf-8").splitlines()
+        original = (built_site.data / MEASURED / a["path"]).read_text(encoding="utf-8").removesuffix("\n").split("\n")
         assert lines == {"first": 1, "lines": original}
     for a in artifacts:
         published = built_site.public / a["file"]

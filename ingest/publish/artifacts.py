@@ -12,7 +12,6 @@ name is kept for the download (the link's ``download`` attribute) and on the art
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import itertools
 import json
@@ -111,16 +110,13 @@ def _publish(a: dict, *, static_dir: Path, assets_dir: Path, bundles: Path) -> d
 
 
 def _lines(path: Path):
-    """The file's lines as str.splitlines counts them in a log (the parsers' numbering: every line break
-    it knows, a last line without its break too; bytes that are not UTF-8 replaced), a piece at a time."""
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    rest = ""
+    """The file's lines as the parsers number them (ingest/parsers/reading.py: a line ends at each \\n and
+    nowhere else; a last line without its \\n counts too), the \\r of a \\r\\n left out and bytes that are
+    not UTF-8 replaced, a line at a time."""
     with open(path, "rb") as f:
-        while piece := f.read(CHUNK):
-            lines = (rest + decoder.decode(piece)).splitlines(keepends=True)
-            rest = lines.pop() if lines else ""  # it may go on in the next piece (a \r before its \n too)
-            yield from (line.splitlines()[0] for line in lines)
-    yield from (rest + decoder.decode(b"", final=True)).splitlines()
+        for raw in f:  # a binary file's lines end at b"\n" alone
+            line = raw.decode("utf-8", errors="replace")
+            yield line[:-2] if line.endswith("\r\n") else line.rstrip("\n")
 
 
 def write_artifact_list(listed: list[dict], *, data_dir: Path) -> None:
