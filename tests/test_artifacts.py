@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 
@@ -18,11 +19,15 @@ def test_each_artifact_is_published_as_loaded(built_site):
     with_pages = json.loads((built_site.export / "data" / "artifacts" / f"{MEASURED}.json").read_text(encoding="utf-8"))
     assert [{k: v for k, v in a.items() if k != "pages"} for a in with_pages] == [a for a in artifacts if a["study"] == MEASURED]
     # each page's lines in a file of their own (those of 36 logs of at most 43 lines: one page each)
-    assert all(a["pages"] == [{"first": 1, "last": a["line_count"], "path": ""}] for a in with_pages)
+    assert all(a["pages"] == [{"first": 1, "last": a["line_count"], "path": "",
+                               "lines": f"lines/{MEASURED}/{a['artifact']}/1.html"}] for a in with_pages)
     for a in with_pages:
-        lines = json.loads((built_site.export / "assets" / "lines" / MEASURED / a["artifact"] / "1.json").read_text(encoding="utf-8"))
+        shown = (built_site.export / "assets" / "lines" / MEASURED / a["artifact"] / "1.html").read_text(encoding="utf-8")
+        texts = re.findall(r'<span class="line" id="L(\d+)"><a class="ln" href="#L\1" aria-label="line \1">\1</a>(.*?)\n</span>', shown)
         original = (built_site.data / MEASURED / a["path"]).read_text(encoding="utf-8").removesuffix("\n").split("\n")
-        assert lines == {"first": 1, "lines": original}
+        assert [(int(n), html.unescape(t)) for n, t in texts] == list(enumerate(original, start=1))
+        assert "".join(f'<span class="line" id="L{n}"><a class="ln" href="#L{n}" aria-label="line {n}">{n}</a>{t}\n</span>'
+                       for n, t in texts) == shown  # nothing but the lines
     for a in artifacts:
         published = built_site.public / a["file"]
         original = built_site.data / a["study"] / a["path"]

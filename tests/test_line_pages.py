@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import json
 import re
 
 import duckdb
@@ -61,13 +60,24 @@ def test_a_long_file_is_written_a_page_of_500_lines_at_a_time(tmp_path):
     entry = artifacts._publish(dict(row), static_dir=tmp_path / "static", assets_dir=tmp_path / "assets",
                                bundles=tmp_path / "data")
     assert entry["line_count"] == 1201
-    assert entry["pages"] == [{"first": 1, "last": 500, "path": ""}, {"first": 501, "last": 1000, "path": "lines-501/"},
-                              {"first": 1001, "last": 1201, "path": "lines-1001/"}]
-    pages = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "assets" / "lines" / "s" / "run").iterdir()}
-    assert sorted(pages) == ["1.json", "1001.json", "501.json"]
-    assert pages["501.json"]["first"] == 501 and len(pages["501.json"]["lines"]) == 500
-    assert pages["501.json"]["lines"][776 - 500] == ["x" * 250, 50]
-    assert pages["501.json"]["lines"][0] == "line 501" and pages["1001.json"]["lines"][-1] == "line 1201"
+    held = "lines/s/run/{}.html".format
+    assert entry["pages"] == [{"first": 1, "last": 500, "path": "", "lines": held(1)},
+                              {"first": 501, "last": 1000, "path": "lines-501/", "lines": held(501)},
+                              {"first": 1001, "last": 1201, "path": "lines-1001/", "lines": held(1001)}]
+    pages = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "assets" / "lines" / "s" / "run").iterdir()}
+    assert sorted(pages) == ["1.html", "1001.html", "501.html"]
+    assert pages["501.html"].count('<span class="line"') == 500
+    assert pages["501.html"].startswith('<span class="line" id="L501"><a class="ln" href="#L501" aria-label="line 501">'
+                                        '501</a>line 501\n</span><span class="line" id="L502">')
+    assert ('<span class="line" id="L777"><a class="ln" href="#L777" aria-label="line 777">777</a>' + "x" * 250
+            + '<span class="cut"> … 50 more characters, in the file</span>\n</span>') in pages["501.html"]
+    assert pages["1001.html"].endswith('aria-label="line 1201">1201</a>line 1201\n</span>')
+
+
+def test_a_lines_text_is_escaped_never_markup():
+    assert artifacts.lines_html(['<script>alert("x")</script> & \'q\''], first=7) == (
+        '<span class="line" id="L7"><a class="ln" href="#L7" aria-label="line 7">7</a>'
+        '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#x27;q&#x27;\n</span>')
 
 
 def _line_links(public):

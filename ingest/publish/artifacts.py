@@ -13,6 +13,7 @@ name is kept for the download (the link's ``download`` attribute) and on the art
 from __future__ import annotations
 
 import hashlib
+import html
 import itertools
 import json
 from pathlib import Path
@@ -50,7 +51,7 @@ def artifact_rows(con: duckdb.DuckDBPyConnection, *, where: str = "TRUE") -> lis
 
 
 LOGS = "artifacts"  # the folder of the exported data holding each study's artifacts with their pages
-LINES = "lines"  # the export's assets holding each page's lines: lines/<study>/<artifact>/<first line>.json
+LINES = "lines"  # the export's assets holding each page's lines: lines/<study>/<artifact>/<first line>.html
 RAW = "raw"  # the site's folder of the artifacts' bytes, each served as text (netlify.toml: /raw/*)
 
 
@@ -63,7 +64,7 @@ def published_path(study: str, artifact: str) -> str:
 def export_artifacts(artifacts: list[dict], *, static_dir: Path, data_dir: Path, assets_dir: Path,
                      bundles: Path) -> dict[str, list[dict]]:
     """Copy each file artifact beside its page, write its lines a page at a time (``assets_dir``'s
-    lines/<study>/<artifact>/<first>.json, each page reading its own: Hugo loads all of data/ at start,
+    lines/<study>/<artifact>/<first>.html, each page reading its own: Hugo loads all of data/ at start,
     and a log may be hundreds of MB) and each study's ``artifacts/<study>.json`` (its artifacts and the
     first and last line of each of their pages), a study at a time. Returns each study's artifacts (what
     the list of logs and the study's cache entry read). It reads no database (``artifacts`` come from
@@ -80,7 +81,7 @@ def export_artifacts(artifacts: list[dict], *, static_dir: Path, data_dir: Path,
 
 def lines_path(study: str, artifact: str, first: int) -> str:
     """The file of the lines of an artifact's page from line ``first`` (under the export's assets)."""
-    return f"{LINES}/{study}/{artifact}/{first}.json"
+    return f"{LINES}/{study}/{artifact}/{first}.html"
 
 
 def _publish(a: dict, *, static_dir: Path, assets_dir: Path, bundles: Path) -> dict:
@@ -100,13 +101,25 @@ def _publish(a: dict, *, static_dir: Path, assets_dir: Path, bundles: Path) -> d
     while page := list(itertools.islice(lines, LINES_A_PAGE)):
         first = count + 1
         count += len(page)
-        shown = [line if len(line) <= SHOWN_CHARACTERS else [line[:SHOWN_CHARACTERS], len(line) - SHOWN_CHARACTERS]
-                 for line in page]
-        (assets_dir / lines_path(a["study"], a["artifact"], first)).write_text(
-            json.dumps({"first": first, "lines": shown}, ensure_ascii=False), encoding="utf-8")
-        pages.append({"first": first, "last": count, "path": page_path(first)})
+        held = lines_path(a["study"], a["artifact"], first)
+        (assets_dir / held).write_text(lines_html(page, first=first), encoding="utf-8")
+        pages.append({"first": first, "last": count, "path": page_path(first), "lines": held})
     return {**a, "file": published_path(a["study"], a["artifact"]), "name": source.name, "line_count": count,
             "pages": pages}
+
+
+def lines_html(lines: list[str], *, first: int) -> str:
+    """A page's lines as the markup its page holds inside its <pre> (artifacts/page.html): each line, its
+    text escaped (never markup), a span with its anchor (#L<n>), marked by :target; a line of more than
+    SHOWN_CHARACTERS, its first ones and how many more the file holds. Written here, in one pass, not by
+    Hugo a line at a time: a 50 MB log's 379,665 lines took Hugo 20 s of templates, this 1 s."""
+    out = []
+    for n, line in enumerate(lines, start=first):
+        text = html.escape(line[:SHOWN_CHARACTERS], quote=True)
+        if len(line) > SHOWN_CHARACTERS:
+            text += f'<span class="cut"> … {len(line) - SHOWN_CHARACTERS:,} more characters, in the file</span>'
+        out.append(f'<span class="line" id="L{n}"><a class="ln" href="#L{n}" aria-label="line {n}">{n}</a>{text}\n</span>')
+    return "".join(out)
 
 
 def _lines(path: Path):

@@ -35,7 +35,6 @@ import shutil
 from pathlib import Path
 
 from . import embed_specs
-from .artifacts import lines_path
 from . import sql_batches
 from ..plumbing.cache import PRUNE_EVERY, TMP, link_or_copy, prune
 from ..plumbing.recycle import NO_SPARE, Tree
@@ -85,7 +84,7 @@ def with_artifacts(record: dict, listed: list[dict]) -> dict:
     lines, the file that lists them and their pages)."""
     study = record["head"]["id"]
     files = [f"static/{a['file']}" for a in listed if a["file"]]
-    files += [f"assets/{lines_path(study, a['artifact'], p['first'])}" for a in listed for p in a["pages"]]
+    files += [f"assets/{p['lines']}" for a in listed for p in a["pages"]]
     files += [f"data/artifacts/{study}.json"] if listed else []
     return {**record, "files": record["files"] + files, "artifacts": listed}
 
