@@ -7,7 +7,9 @@ import fcntl
 import fnmatch
 import functools
 import http.server
+import io
 import os
+import re
 import shutil
 import threading
 import time
@@ -99,9 +101,58 @@ def netlify_headers(path: str) -> dict[str, str]:
     return headers
 
 
+def byte_range(header: str, *, size: int) -> tuple[int, int] | None | str:
+    """The bytes (first, last) a Range header asks of a file of ``size`` bytes: one range of bytes
+    (RFC 9110 14.1.2: ``bytes=0-99``, ``bytes=100-``, the last 100 ``bytes=-100``; a last byte past the
+    file's end is its end); "unsatisfiable" where that range starts past the end (or asks for the last 0
+    bytes); None for anything else (several ranges, another unit, a first byte after the last), which a
+    server may answer with the whole file."""
+    match = re.fullmatch(r"bytes=(\d*)-(\d*)", header.strip())
+    if not match or match.groups() == ("", ""):
+        return None
+    first, last = match.groups()
+    if not first:  # a suffix: the last ``last`` bytes
+        return (max(size - int(last), 0), size - 1) if int(last) and size else "unsatisfiable"
+    if last and int(last) < int(first):
+        return None
+    if int(first) >= size:
+        return "unsatisfiable"
+    return int(first), min(int(last), size - 1) if last else size - 1
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
     """Serves a folder as Netlify would: a header netlify.toml sets for the path (e.g. /raw/*'s
-    Content-Type) replaces the one the server would send."""
+    Content-Type) replaces the one the server would send; a file's response says it takes ranges
+    (Accept-Ranges), and a request of one range of its bytes gets them (206 with Content-Range, or 416
+    where the range starts past its end), as /sql/'s DuckDB-WASM asks of its database (sql-db.js)."""
+
+    def send_head(self):
+        self._a_file = False
+        path = self.translate_path(self.path)
+        if not os.path.isfile(path) or path.endswith("/"):
+            return super().send_head()
+        self._a_file = True
+        size = os.path.getsize(path)
+        span = byte_range(self.headers.get("Range", ""), size=size)
+        if span is None:
+            return super().send_head()
+        if span == "unsatisfiable":
+            self.send_response(416)
+            self.send_header("Content-Range", f"bytes */{size}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        first, last = span
+        self.send_response(206)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Range", f"bytes {first}-{last}/{size}")
+        self.send_header("Content-Length", str(last - first + 1))
+        self.end_headers()
+        if self.command == "HEAD":
+            return None
+        with open(path, "rb") as f:
+            f.seek(first)
+            return io.BytesIO(f.read(last - first + 1))
 
     def send_header(self, keyword: str, value: str) -> None:
         if keyword.lower() not in {name.lower() for name in self._rules()}:
@@ -110,6 +161,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         for name, value in self._rules().items():
             super().send_header(name, value)
+        if getattr(self, "_a_file", False):
+            super().send_header("Accept-Ranges", "bytes")
         super().end_headers()
 
     def _rules(self) -> dict[str, str]:
