@@ -3,7 +3,6 @@ build exports again, and that an export from the cache writes the same bytes as 
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -89,10 +88,9 @@ def test_a_damaged_entry_and_another_address_are_exported_again(project: Layout,
     # and the texts of another's parts of the facet pages cut short
     texts = next(e / TEXTS for e in entries[1:] if (e / TEXTS).is_file())
     texts.write_bytes(texts.read_bytes()[:-1])
-    # and a third's file of batches of /sql/'s tables (its last file)
+    # and a third's record cut short
     third = next(e for e in entries[1:] if e != texts.parent)
-    batches = third / str(len(json.loads((third / "record.json").read_text(encoding="utf-8"))["files"]) - 1)
-    batches.write_bytes(batches.read_bytes()[:-8])
+    (third / "record.json").write_bytes((third / "record.json").read_bytes()[:-8])
     second = _export(project, tmp_path / "second", cache=cache)
     assert (second.made, second.cached) == (3, n - 3)
     assert _differences(tmp_path / "clean", tmp_path / "second") == []
@@ -108,9 +106,7 @@ def test_an_entry_gives_back_the_record_it_was_given(tmp_path: Path):
     out = tmp_path / "export"
     (out / "data").mkdir(parents=True)
     (out / "data" / "a.json").write_text("{}", encoding="utf-8")
-    (out / "sql-batches").mkdir()
-    (out / "sql-batches" / "a.arrows").write_bytes(b"x" * 24)
-    record = {"files": ["data/a.json", "sql-batches/a.arrows"], "head": {"id": "a"}, "sql": [["studies", 16, 1], ["runs", 8, 2]],
+    record = {"files": ["data/a.json"], "head": {"id": "a"},
               "facets": {"raid-level": {"text": '{"title": "RAID 5 \u00e9\r\né\r\n 💾"}', "finding": None},
                          "protocol": {"finding": "no text"},
                          "doublewrite": {"text": "", "embeds": []}, "compression": {"text": "x\r"}}}

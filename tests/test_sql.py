@@ -66,8 +66,8 @@ def test_the_page_runs_an_example_under_its_csp_and_gets_the_database_s_rows(pag
     assert policies["/sql/"] == sql_policy
     assert policies["/sql/duckdb/duckdb-browser-eh.worker.js"] == sql_policy
     assert "/sql/duckdb/duckdb-eh.wasm" in policies
-    # only the tables the query names are fetched
-    assert sorted(p for p in policies if p.startswith("/sql/data/")) == ["/sql/data/results.arrow"]
+    # the one database file, and nothing else of /sql/data/, read by ranges (sql-db.js: never whole)
+    assert sorted(p for p in policies if p.startswith("/sql/data/")) == ["/sql/data/sql.duckdb"]
     expected = [[_as_page_writes(v) for v in row] for row in db.execute(sql).fetchall()]
     assert shown == expected
     assert page.input_value("#sql-query") == sql
@@ -139,87 +139,84 @@ def test_the_schema_s_meanings_come_from_the_field_registry(built_site):
     assert column[("results", "storage_product")]["label"] == field("storage_product").label
     assert "label" not in column[("systems", "mount_options")]  # not a published field: no meaning invented
     assert tables["results"]["kind"] == "view" and tables["systems"]["kind"] == "table"
-    for table in tables.values():
-        assert (built_site.public / table["file"].lstrip("/")).stat().st_size == table["bytes"]
+    assert data["file"] == "/sql/data/sql.duckdb"
+    assert (built_site.public / "sql" / "data" / "sql.duckdb").stat().st_size == data["bytes"]
+    for table in tables.values():  # its blocks of 256 KiB, none where it has no rows (origins here)
+        assert table["bytes"] % 262144 == 0 and (table["bytes"] == 0) == (table["rows"] == 0), table["name"]
 
 
-def _reached(js, names: set[str]) -> set[str]:
-    """The files of ``js`` (public/js/) that loading ``names`` fetches: them and what they import, on and on."""
-    found, todo = set(), set(names)
-    while todo:
-        name = todo.pop()
-        found.add(name)
-        todo |= set(re.findall(r'\bfrom"\./([^"]+)"', (js / name).read_text(encoding="utf-8"))) - found
-    return found
+def test_the_database_file_holds_every_table_and_view_as_a_table_sorted_by_study(built_site, db):
+    """The file DuckDB-WASM 1.4.3 attaches: storage version v1.4.0, each table and view of the database
+    a table of its rows (JSON as text) in the order of all its columns, the study first, and the facets'
+    evidence rows."""
+    con = duckdb.connect()
+    con.execute(f"ATTACH '{built_site.public / 'sql' / 'data' / 'sql.duckdb'}' AS f (READ_ONLY)")
+    try:
+        assert con.execute("SELECT tags['storage_version'] FROM duckdb_databases() WHERE database_name = 'f'").fetchone() == ("v1.4.0+",)
+        stored = [n for (n,) in con.execute("SELECT table_name FROM information_schema.tables WHERE table_catalog = 'f' "
+                                            "AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
+        listed = [n for (n,) in db.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+                                           "ORDER BY 1").fetchall()]
+        assert stored == sorted([*listed, "evidence"])
+        for name in ("results", "intervals", "runs"):
+            kept = con.execute(f'SELECT * FROM f."{name}"').fetchall()
+            original = db.execute(f'SELECT * FROM "{name}"').fetchall()
+            assert len(kept) == len(original) > 0 and kept == sorted(kept, key=lambda r: r[0]), name
+        (json_type,) = db.execute("SELECT data_type FROM information_schema.columns WHERE table_name = 'studies' "
+                                  "AND column_name = 'setup'").fetchone()
+        assert json_type == "JSON"
+        assert con.execute("SELECT data_type FROM information_schema.columns WHERE table_catalog = 'f' "
+                           "AND table_name = 'studies' AND column_name = 'setup'").fetchone() == ("VARCHAR",)
+    finally:
+        con.close()
 
 
-def test_no_other_page_loads_duckdb(built_site):
-    """DuckDB-WASM's code is in js/sql.*.js alone, and no page but /sql/ loads that: neither as its
-    script, nor preloaded, nor imported by what it loads (js/plot.*.js, Plot's one bundle, which /sql/
-    shares with every page that draws)."""
-    public = built_site.public
-    js = public / "js"
-    with_duckdb = {p.name for p in js.glob("*.js") if "duckdb" in p.read_text(encoding="utf-8").lower()}
-    assert len(with_duckdb) == 1 and next(iter(with_duckdb)).startswith("sql.")
-    for html in public.rglob("*.html"):
-        text = html.read_text(encoding="utf-8")
-        scripts = re.findall(r'<script[^>]+src="([^"]+)"', text)
-        preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)"', text)
-        assert all(s.startswith("/js/") for s in scripts + preloads), html
-        loaded = _reached(js, {s.removeprefix("/js/") for s in scripts + preloads})
-        if html == public / "sql" / "index.html":
-            assert len(scripts) == 1 and scripts[0].startswith("/js/sql.")
-            assert sorted(name.split(".")[0] for name in loaded) == ["plot", "sql"]
-            continue
-        assert not loaded & with_duckdb, html
+def _fetched(page) -> list[tuple[str, int, str | None, int]]:
+    """Every request of /sql/data/ the page and its worker make from now on: (method, status, Range, body bytes)."""
+    seen = []
+
+    def finished(request):
+        if "/sql/data/" in request.url:
+            seen.append((request.method, request.response().status, request.headers.get("range"),
+                         request.sizes()["responseBodySize"]))
+
+    page.context.on("requestfinished", finished)
+    return seen
 
 
-def test_under_a_policy_without_webassembly_the_page_says_duckdb_cannot_start(page, site_url):
-    """The site's policy must allow WebAssembly: served under the same policy without
-    'wasm-unsafe-eval', WebAssembly is refused and the page says so instead of hanging."""
-    strict = netlify_headers("/sql/")["Content-Security-Policy"].replace(" 'wasm-unsafe-eval'", "")
-    assert "wasm" not in strict
-
-    def with_site_policy(route):
-        response = route.fetch()
-        route.fulfill(response=response, headers={**response.headers, "content-security-policy": strict})
-
-    page.route(f"{site_url}/sql/**", with_site_policy)
-    page.goto(f"{site_url}/sql/?q=SELECT+1")
-    page.wait_for_selector("#sql-error:not([hidden])", timeout=60_000)
-    assert page.inner_text("#sql-error").startswith("DuckDB could not start in this browser:")
-    assert page.is_hidden("#sql-result")
-
-
-def test_a_query_that_names_no_table_sees_them_all(page, site_url, db):
-    page.goto(f"{site_url}/sql/?q=" + urllib.parse.quote("SELECT count(*) AS n FROM information_schema.tables"))
-    listed = db.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'main'").fetchone()[0]
-    assert _result(page) == [[str(listed + 1)]]  # and the facets' evidence rows (ingest/publish/evidence.py)
+def test_a_query_on_one_study_s_intervals_fetches_its_part_of_the_file(page, catalogue_url):
+    """On the whole catalogue (intervals: 711,000 samples of 17 studies, 12 MB of the file's 21), a
+    query on one run's samples reads the file's header, catalogue and the row groups that hold that
+    study: at most 5 MB, by range requests alone. The samples are those of the run's log
+    (data/measured-mariadb-2core-vm/artifacts/dw-off-compressed-oltp_read_write-t1-r1.log, lines 13 to 16)."""
+    seen = _fetched(page)
+    sql = ("SELECT t_s, threads, tps, qps, latency_ms FROM intervals WHERE study = 'measured-mariadb-2core-vm' "
+           "AND artifact = 'dw-off-compressed-oltp-read-write-t1-r1' ORDER BY t_s")
+    page.goto(f"{catalogue_url}/sql/?{urllib.parse.urlencode({'q': sql})}")
+    assert _result(page) == [["1", "1", "243.57", "4886.4", "5.57"], ["2", "1", "232.04", "4644.84", "5.57"],
+                             ["3", "1", "236.08", "4716.55", "5.67"], ["4", "1", "262.99", "5264.85", "4.49"]]
+    assert seen and all(status == 206 and (rng or "").startswith("bytes=") for _, status, rng, _ in seen), seen
+    assert sum(size for *_, size in seen) <= 5 * 2**20
+    assert page.errors == []
 
 
-def test_a_numeric_column_against_another_is_drawn_as_dots_and_three_columns_are_not_drawn(page, site_url, db):
-    sql = EXAMPLE["rebuild-tps-by-threads"].sql
-    page.goto(f"{site_url}/sql/?{urllib.parse.urlencode({'q': sql})}")
-    rows = _result(page)
-    assert len(rows) == len(db.execute(sql).fetchall()) == 5  # 64 to 1024 threads, the per-user table
-    assert page.eval_on_selector_all("#sql-chart svg circle", "els => els.length") == 5
-    assert page.get_attribute("#sql-chart svg", "aria-label") == "tps_rebuilding by threads, 5 points"
-    page.goto(f"{site_url}/sql/?{urllib.parse.urlencode({'q': EXAMPLE['doublewrite-off-against-on'].sql})}")
-    _result(page)
-    assert page.is_hidden("#sql-chart")
-
-
-def test_every_example_link_carries_its_query_encoded_once_and_runs_it(page, site_url, built_site, db):
-    """The links were encoded twice (`?q%3dSELECT%2b...`): they opened the page's default query instead
-    (issue #53). Each link's address now gives back its example's SQL, and opening one runs it."""
-    import html as html_module
-
-    text = (built_site.public / "sql" / "index.html").read_text(encoding="utf-8")
-    hrefs = [html_module.unescape(h) for h in re.findall(r'<a data-example href="([^"]+)"', text)]
-    assert [urllib.parse.parse_qs(urllib.parse.urlparse(h).query) for h in hrefs] == [
-        {"q": [example.sql]} for example in examples()]
-    example = EXAMPLE["tps-kept-during-rebuild"]
-    href = next(h for h in hrefs if urllib.parse.parse_qs(urllib.parse.urlparse(h).query)["q"] == [example.sql])
-    page.goto(site_url + href)
-    assert _result(page) == [[_as_page_writes(v) for v in row] for row in db.execute(example.sql).fetchall()]
-    assert page.input_value("#sql-query") == example.sql
+def test_a_query_that_names_no_table_fetches_the_catalogue_alone_and_says_so(page, site_url, built_site):
+    """SELECT 1 reads the file's header and catalogue (as DuckDB opens it), none of a table's rows; before
+    a query runs the page says what it reads at most."""
+    seen = _fetched(page)
+    page.goto(f"{site_url}/sql/?q=" + urllib.parse.quote("SELECT 6 * 7 AS answer"))
+    assert _result(page) == [["42"]]
+    fetched = sum(size for *_, size in seen)
+    assert 0 < fetched <= 512 * 1024
+    data = json.loads((built_site.export / "data" / "sql.json").read_text(encoding="utf-8"))
+    most = {t["name"]: t["bytes"] for t in data["tables"]}["intervals"]
+    # a query that runs long enough to read the page while it does (stopped by the reader)
+    page.fill("#sql-query", "SELECT count(*) FROM intervals, range(200000000000) AS t(a) WHERE a % 7 = 3")
+    page.click("#sql-form button[type=submit]")
+    page.wait_for_selector("#sql-stop:not([hidden])", timeout=60_000)
+    said = page.inner_text("#sql-status")
+    page.click("#sql-stop")
+    words = page.get_attribute('.sql-table[data-table="intervals"]', "data-size")  # the size partial's
+    assert re.fullmatch(r"[0-9]+(\.[0-9])? (KB|MB)", words) and most > 0  # words (tests/test_sizes.py)
+    assert said == (f"Running the query, which reads intervals (up to {words}), less where it keeps to some "
+                    "studies (stopped after 10 s at the most)…")

@@ -2,8 +2,8 @@
 module per page family (downloads, study, explore, facets, compare, embeds) over the SQL views of
 ingest/database/sql/publish.sql. Everything the site shows about results comes out of DuckDB here, so the
 pages, the downloads and the database cannot disagree. A study's own outputs can come from the
-export's cache instead (study_cache.py), and so can its rows of /sql/'s files (sql_batches.py); whatever
-reads several studies is exported every time."""
+export's cache instead (study_cache.py); whatever reads several studies (/sql/'s database file among
+them) is exported every time."""
 
 from __future__ import annotations
 
@@ -33,12 +33,10 @@ from .facets import entry_text, evidence_data, facet_pages_data, study_facets, w
 from .findings import headlines, study_finding
 from .citation import study_reference, write_references
 from .claims import claims_page
-from .sql_batches import FOLDER as SQL_BATCHES
 from .sql_page import export_sql
 from .quality import export_quality
 from .study import export_studies
-from .study_cache import (AGGREGATED, export_key, head, lookup, prune_entries, record, restore, store, with_artifacts,
-                          with_sql)
+from .study_cache import AGGREGATED, export_key, head, lookup, prune_entries, record, restore, store, with_artifacts
 from ..plumbing.cache import CacheCounts
 from ..plumbing.recycle import Tree
 
@@ -89,16 +87,15 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
             # against their SHA-256), the whole database's files
             copying = pool.submit(export_artifacts, artifact_rows(con, where=where), static_dir=out_dir / "static",
                                   data_dir=data, assets_dir=out_dir / "assets", bundles=bundles)
-            whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir,
-                                cached={s: hits[s]["sql"] for s in hits})
+            whole = pool.submit(_export_whole, con.cursor(), db_path=db_path, out_dir=out_dir)
             made, evidence = _export_pages(con, db_path=db_path, out_dir=out_dir, site_url=site_url, todo=todo,
                                            hits=hits, where=where)
             logs = copying.result()
-            batches = whole.result()
+            whole.result()
         add_sql_table(evidence, static_dir=out_dir / "static", sql_json=out_dir / "data" / "sql.json")
     finally:
         con.close()
-    made = {study: with_sql(with_artifacts(entry, logs.get(study, [])), batches[study]) for study, entry in made.items()}
+    made = {study: with_artifacts(entry, logs.get(study, [])) for study, entry in made.items()}
     write_artifact_list([a for study in studies for a in (hits[study]["artifacts"] if study in hits else made[study]["artifacts"])],
                         data_dir=data)
     keys = {study: export_key(known[study], site_url=site_url) for study in studies if study in known}
@@ -108,17 +105,13 @@ def export_all(*, db_path: Path, out_dir: Path, bundles: Path, site_url: str = "
     return CacheCounts(made=len(made), cached=len(hits), pruned=prune_entries(cache, used=list(keys.values())) if cache else 0)
 
 
-def _export_whole(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path,
-                  cached: dict[str, list[list]]) -> dict[str, list[list]]:
-    """The files of the whole database: its downloads and /sql/'s tables (DuckDB and Arrow, run beside
-    the rest of the export on a cursor of its own), the latter from the files of batches of the studies
-    ``cached`` (by study, their lengths: sql_batches.py) where it can. Returns the lengths of the other
-    studies' files of batches, which it wrote."""
+def _export_whole(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Path) -> None:
+    """The files of the whole database: its downloads and /sql/'s database file (run beside the rest of
+    the export on a cursor of its own)."""
     try:
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
-        doc, made = export_sql(con, static_dir=out_dir / "static", batches=out_dir / SQL_BATCHES, cached=cached)
+        doc = export_sql(con, db_path=db_path, static_dir=out_dir / "static")
         (out_dir / "data" / "sql.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-        return made
     finally:
         con.close()
 

@@ -25,6 +25,7 @@ import pyarrow as pa
 from ..bundles.fields import registry
 from ..database.evidence import as_data
 from .catalogue import published
+from .sql_page import add_table
 
 PLACES = 4  # as the ratios (facets.RATIO_PLACES)
 
@@ -194,24 +195,14 @@ SQL_MEANINGS = {
 
 
 def add_sql_table(evidence: dict[str, dict], *, static_dir: Path, sql_json: Path) -> None:
-    """Write the evidence rows of every facet (facets.evidence_data's) as /sql/'s table ``evidence``
-    (``static_dir/sql/data/evidence.arrow``) and list it in ``sql_json`` (sql_page.export_sql's)."""
+    """Store the evidence rows of every facet (facets.evidence_data's) as /sql/'s table ``evidence``
+    (a table of its database file: sql_page.add_table) and list it in ``sql_json`` (sql_page.export_sql's)."""
     keys = {g["rank"]: g["key"] for g in as_data()["grades"]}
     rows = [{**r, "facet": slug, "grade_rank": r["rank"], "grade": keys[r["rank"]]}
             for slug, e in evidence.items() for r in e["rows"]]
     schema = pa.schema([pa.field(name, kind) for name, kind in SQL_COLUMNS])
     table = pa.Table.from_pylist([{name: r[name] for name, _ in SQL_COLUMNS} for r in rows], schema=schema)
-    path = static_dir / "sql" / "data" / f"{SQL_TABLE}.arrow"
-    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, schema) as writer:
-        writer.write_table(table)
-    doc = json.loads(sql_json.read_text(encoding="utf-8"))
-    size = path.stat().st_size
-    doc["tables"].append({"name": SQL_TABLE, "kind": "table", "rows": len(rows), "file": f"/sql/data/{SQL_TABLE}.arrow",
-                          "bytes": size, "columns": [{"name": n, "type": str(DUCKDB_TYPES[k]),
-                                                      **({"label": SQL_MEANINGS[n]} if n in SQL_MEANINGS else {})}
-                                                     for n, k in SQL_COLUMNS]})
-    doc["bytes"] += size
-    sql_json.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    add_table(table, name=SQL_TABLE, labels=SQL_MEANINGS, types=DUCKDB_TYPES, static_dir=static_dir, sql_json=sql_json)
 
 
 DUCKDB_TYPES = {pa.string(): "VARCHAR", pa.int32(): "INTEGER", pa.float64(): "DOUBLE", pa.bool_(): "BOOLEAN"}

@@ -1,20 +1,32 @@
-"""The data of the /sql/ page: every table and view of the database as an Arrow IPC stream
-(``/sql/data/<name>.arrow``), which DuckDB-WASM loads in the reader's browser, and ``sql.json`` for
-Hugo: the tables and views with their columns (type, and meaning from the field registry) and the
-example queries of ``schema/sql-examples.yaml``. A file holds a batch a study (sql_batches.py), so that
-after one change the study's rows alone are computed, the others' bytes copied from the export's cache.
+"""The data of the /sql/ page: every table and view of the database in one DuckDB database file
+(``/sql/data/sql.duckdb``, FILE), which DuckDB-WASM in the reader's browser attaches over HTTP and reads
+by range requests (site/assets/js/sql-db.js), and ``sql.json`` for Hugo: the tables and views with their
+columns (type, and meaning from the field registry), the bytes a query reads of each at most, and the
+example queries of ``schema/sql-examples.yaml``.
 
-Why not the published ``benchmarks.duckdb`` or Parquet: the Python duckdb of requirements.lock (2.0)
-writes storage version 2.0, which DuckDB-WASM 1.32.0 (DuckDB 1.4.3) refuses ("database file with
-version number 999"); and that DuckDB-WASM reads Parquet and JSON only through extensions it fetches
-from DuckDB's extension site, which the page's Content-Security-Policy (and the rule of no CDN) rules
-out. Arrow streams are read by DuckDB-WASM's own code, with their types. JSON columns travel as text.
+The file is written by the Python duckdb of requirements.lock (2.0) in storage version v1.4.0
+(STORAGE_VERSION), the newest DuckDB-WASM 1.32.0 (DuckDB 1.4.3) reads: it refuses 2.0's own ("database
+file with version number 999"), which is why the download ``/data/benchmarks.duckdb`` cannot be it. Each
+view is stored as a table of its rows (the page's DuckDB has no JSON extension: JSON columns are text),
+and every table in the order of all its columns, the study first (IN_ORDER's tables as the load stored
+them), so that a query on one study skips the row groups whose zone maps (min and max of the study)
+leave it out, and reads of the rest only the columns it names. A text zone map keeps the first 8 bytes
+of its min and max: the row groups of studies whose ids share their first 8 bytes (the 14 ``percona-``
+ones) are not told apart, and a query on one of them reads all of theirs (of its columns; an ENUM study
+column would keep whole values, but DuckDB 1.4.3 compares it as text and skips nothing). The whole file
+is written every build: 1.3 s for the 32 studies of data/ (22.6 MB), against the per-study Arrow streams it
+replaced (142 MB, put together from a cache of each study's record batches); it is not byte for byte
+the same from one build to the next (DuckDB's blocks and checksums), its tables' rows are.
+
+Why not Parquet: that DuckDB-WASM reads Parquet only through its parquet extension, which it does not
+link statically and fetches from DuckDB's extension site, which the page's Content-Security-Policy (and
+the rule of no CDN) rules out, and which no npm package of it carries.
 """
 
 from __future__ import annotations
 
 import functools
-import os
+import json
 import re
 from pathlib import Path
 from typing import Annotated
@@ -26,11 +38,15 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from ..bundles.fields import fields
 from ..database.load import IN_ORDER, SQL_DIR
-from .db import in_studies
-from .sql_batches import ROWS_PER_BATCH, Computed, batches_file, copy, fresh, offsets, write_studies
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "schema" / "sql-examples.yaml"
-DATA_PATH = "/sql/data/"  # where the page fetches the tables from
+FILE = "/sql/data/sql.duckdb"  # where the page reads the tables from, under the site's root
+STORAGE_VERSION = "v1.4.0"  # the newest DuckDB-WASM 1.32.0 (DuckDB 1.4.3) reads
+# Rows a row group at most: the unit a query's zone maps skip or read. A quarter of DuckDB's default
+# (122,880): on the 32 studies of data/, one run's samples of intervals read 1.3 MB of the file (7.2 MB
+# at the default, whose row groups' blocks DuckDB-WASM fetches in reads of up to 4 MB, 2.4 MB at 10,240,
+# whose catalogue is larger), for a file of 22.6 MB (22.0; 23.3)
+ROW_GROUP_SIZE = 30_720
 
 
 class Example(BaseModel):
@@ -71,136 +87,90 @@ def meanings() -> dict[tuple[str, str], dict]:
     return found
 
 
-def _arrow_select(con: duckdb.DuckDBPyConnection, name: str, *, where: str = "TRUE") -> tuple[str, list[tuple[str, str]]]:
-    """The select that writes ``name`` (JSON columns as text; of a table of studies, the rows ``where``
-    holds for), and its columns' names and types."""
+def _published_select(con: duckdb.DuckDBPyConnection, name: str) -> tuple[str, list[tuple[str, str]]]:
+    """The select that stores ``name`` in FILE (JSON columns as text; its rows in the order of all its
+    columns: a view has no order of its own, and the file is the same every build), and its columns'
+    names and types."""
     columns = [(c, t) for c, t, *_ in con.execute(f'DESCRIBE "{name}"').fetchall()]
-    where = where if columns[0][0] == "study" else "TRUE"
     parts = [f'CAST("{c}" AS VARCHAR) AS "{c}"' if t == "JSON" else f'"{c}"' for c, t in columns]
-    # in the order of all its columns: a view has no order of its own, and the file is the same every build
-    # (a table stored in that order needs no sort: load.IN_ORDER)
+    # a table stored in that order needs no sort (load.IN_ORDER; DuckDB keeps the order rows went in)
     order = "" if name in IN_ORDER else " ORDER BY ALL"
-    return (f'SELECT {", ".join(parts)} FROM "{name}" WHERE {where}{order}',
+    return (f'SELECT {", ".join(parts)} FROM "{name}"{order}',
             [(c, "VARCHAR" if t == "JSON" else t) for c, t in columns])
 
 
-def _write_whole(con: duckdb.DuckDBPyConnection, select: str, path: Path) -> int:
-    """A table without a study column, computed every build (quality_rules: the code's). Returns its rows."""
-    reader = con.sql(select).to_arrow_reader(ROWS_PER_BATCH)
-    rows = reader.read_all().combine_chunks()  # in batches of ROWS_PER_BATCH, wherever DuckDB's ended
-    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, reader.schema) as writer:
-        for batch in rows.to_batches(max_chunksize=ROWS_PER_BATCH):
-            writer.write_batch(fresh(batch))
-    return rows.num_rows
+def table_bytes(con: duckdb.DuckDBPyConnection, *, catalog: str, name: str) -> int:
+    """The bytes a query reads of table ``name`` of the attached FILE ``catalog`` at most: its blocks
+    (of the file's block size; a block another table shares counted whole), which DuckDB-WASM fetches."""
+    size = con.execute("SELECT block_size FROM pragma_database_size() WHERE database_name = ?", [catalog]).fetchone()[0]
+    blocks = con.execute(f"SELECT count(DISTINCT block_id) FROM pragma_storage_info('{catalog}.\"{name}\"') "
+                         "WHERE block_id >= 0").fetchone()[0]
+    return blocks * size
 
 
-def _computed_of(computed: dict[str, Computed], study: str) -> list[tuple[str, int, int, int]]:
-    """A study's batches this build computed: (table, where they are in its ``.computed`` file, bytes,
-    rows), table by table."""
-    return [(name, *done.spans[study]) for name, done in computed.items() if study in done.spans]
+def _quoted(path: Path) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
 
 
-def _put_together(paths: dict[str, Path], *, computed: dict[str, Computed],
-                  studies: list[str], cached: dict[str, list[list]], batches: Path) -> dict[str, int]:
-    """Write each table's file (``paths``: the per-study tables') from the batches of the studies this
-    build computed (``computed``: by table, where each study's are in ``<path>.computed``) and those of
-    the ``cached`` studies' files of batches, in the order of ``studies``. Returns each table's rows."""
-    rows = dict.fromkeys(paths, 0)
-    sources = {name: os.open(f"{path}.computed", os.O_RDONLY) for name, path in paths.items()}
-    targets = {name: os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644) for name, path in paths.items()}
-    try:
-        for name, path in paths.items():
-            os.write(targets[name], computed[name].head)
-        for study in studies:
-            if study in cached:
-                source = os.open(batches_file(batches, study), os.O_RDONLY)
-                try:
-                    for name, (at, size, count) in offsets(cached[study]).items():
-                        copy(source, targets[name], offset=at, length=size)
-                        rows[name] += count
-                finally:
-                    os.close(source)
-                continue
-            for name, at, size, count in _computed_of(computed, study):
-                copy(sources[name], targets[name], offset=at, length=size)
-                rows[name] += count
-        for name, path in paths.items():
-            os.write(targets[name], computed[name].end)
-    finally:
-        for fd in (*sources.values(), *targets.values()):
-            os.close(fd)
-    return rows
+def _attached(path: Path) -> duckdb.DuckDBPyConnection:
+    """A connection of its own with FILE at ``path`` attached as ``published``, in its storage version."""
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    con.execute(f"ATTACH {_quoted(path)} AS published (STORAGE_VERSION '{STORAGE_VERSION}', ROW_GROUP_SIZE {ROW_GROUP_SIZE})")
+    return con
 
 
-def _write_batches(paths: dict[str, Path], *, computed: dict[str, Computed],
-                   studies: list[str], batches: Path) -> dict[str, list[list]]:
-    """Each computed study's file of batches (its batches of every table, from ``<path>.computed``);
-    returns their lengths."""
-    batches.mkdir(parents=True, exist_ok=True)
-    sources = {name: os.open(f"{path}.computed", os.O_RDONLY) for name, path in paths.items()}
-    made = {}
-    try:
-        for study in studies:
-            lengths = []
-            target = os.open(batches_file(batches, study), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            try:
-                for name, at, size, count in _computed_of(computed, study):
-                    copy(sources[name], target, offset=at, length=size)
-                    lengths.append([name, size, count])
-            finally:
-                os.close(target)
-            made[study] = lengths
-    finally:
-        for fd in sources.values():
-            os.close(fd)
-    return made
-
-
-def export_sql(con: duckdb.DuckDBPyConnection, *, static_dir: Path, batches: Path,
-               cached: dict[str, list[list]] | None = None) -> tuple[dict, dict[str, list[list]]]:
-    """Write each table and view as ``static_dir/sql/data/<name>.arrow`` (sql_batches.py): the rows of
-    the studies ``cached`` (by study, the lengths of its file of batches in ``batches``) from there, the
-    others' computed, each given its file of batches too. Returns what ``sql.json`` holds and the lengths
-    of the computed studies' files."""
-    cached = cached or {}
-    out = static_dir / "sql" / "data"
-    out.mkdir(parents=True, exist_ok=True)
+def export_sql(con: duckdb.DuckDBPyConnection, *, db_path: Path, static_dir: Path) -> dict:
+    """Write every table and view of the database ``db_path`` (``con`` reads it) as a table of FILE
+    under ``static_dir``, written anew; returns what ``sql.json`` holds."""
+    path = static_dir / FILE.lstrip("/")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
     known = meanings()
-    studies = [s for (s,) in con.execute("SELECT study FROM studies ORDER BY study").fetchall()]
-    where = in_studies([s for s in studies if s not in cached]) if cached else "TRUE"
     listed = con.execute("SELECT table_name, table_type FROM information_schema.tables "
                          "WHERE table_catalog = current_database() AND table_schema = 'main' "
                          "ORDER BY table_type, table_name").fetchall()
-    tables, rows, paths, computed = [], {}, {}, {}
-    try:
-        for name, kind in listed:
-            path = out / f"{name}.arrow"
-            select, columns = _arrow_select(con, name, where=where)
-            if columns[0][0] != "study":
-                rows[name] = _write_whole(con, select, path)
-            else:
-                paths[name] = path
-                computed[name] = write_studies(con.sql(select).to_arrow_reader(ROWS_PER_BATCH), Path(f"{path}.computed"))
-            tables.append((name, kind, columns, path))
-        made = _write_batches(paths, computed=computed, studies=[s for s in studies if s not in cached], batches=batches)
-        if cached:
-            rows.update(_put_together(paths, computed=computed, studies=studies, cached=cached, batches=batches))
-        else:  # every study computed: the files are those written
-            for name, path in paths.items():
-                os.replace(f"{path}.computed", path)
-                rows[name] = sum(count for _, _, count in computed[name].spans.values())
-    finally:
-        for path in paths.values():
-            Path(f"{path}.computed").unlink(missing_ok=True)
+    writer = _attached(path)
     listing = []
-    for name, kind, columns, path in tables:
-        is_view = kind == "VIEW"
-        listing.append({
-            "name": name, "kind": "view" if is_view else "table", "rows": rows[name],
-            "file": f"{DATA_PATH}{name}.arrow", "bytes": path.stat().st_size,
-            "columns": [{"name": c, "type": t, **(known.get(("*view*" if is_view else name, c)) or {})}
-                        for c, t in columns],
-        })
-    doc = {"tables": listing, "bytes": sum(t["bytes"] for t in listing),
-           "examples": [e.model_dump() for e in examples()]}
-    return doc, made
+    try:
+        writer.execute(f"ATTACH {_quoted(db_path)} AS source (READ_ONLY)")
+        writer.execute("USE source")  # the views' own tables
+        for name, kind in listed:
+            select, columns = _published_select(writer, name)
+            writer.execute(f'CREATE TABLE published."{name}" AS {select}')
+            is_view = kind == "VIEW"
+            listing.append({
+                "name": name, "kind": "view" if is_view else "table",
+                "rows": writer.execute(f'SELECT count(*) FROM published."{name}"').fetchone()[0],
+                "columns": [{"name": c, "type": t, **(known.get(("*view*" if is_view else name, c)) or {})}
+                            for c, t in columns],
+            })
+        writer.execute("CHECKPOINT published")
+        for table in listing:
+            table["bytes"] = table_bytes(writer, catalog="published", name=table["name"])
+    finally:
+        writer.close()
+    return {"file": FILE, "bytes": path.stat().st_size, "tables": listing,
+            "examples": [e.model_dump() for e in examples()]}
+
+
+def add_table(table: pa.Table, *, name: str, labels: dict[str, str], types: dict, static_dir: Path,
+              sql_json: Path) -> None:
+    """Store ``table`` (pyarrow's) as table ``name`` of FILE under ``static_dir`` and list it in
+    ``sql_json`` (export_sql's), its columns' meanings ``labels`` and types ``types`` (DuckDB's, by
+    pyarrow type)."""
+    path = static_dir / FILE.lstrip("/")
+    writer = _attached(path)
+    try:
+        writer.register("rows", table)
+        writer.execute(f'CREATE TABLE published."{name}" AS SELECT * FROM rows')
+        writer.execute("CHECKPOINT published")
+        size = table_bytes(writer, catalog="published", name=name)
+    finally:
+        writer.close()
+    doc = json.loads(sql_json.read_text(encoding="utf-8"))
+    doc["tables"].append({"name": name, "kind": "table", "rows": table.num_rows, "bytes": size,
+                          "columns": [{"name": f.name, "type": str(types[f.type]),
+                                       **({"label": labels[f.name]} if f.name in labels else {})} for f in table.schema]})
+    doc["bytes"] = path.stat().st_size
+    sql_json.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")

@@ -7,12 +7,10 @@ A study's outputs are those that depend on its own rows only: its page's documen
 (``assets/explore/<id>.json``, ``assets/compare/<id>.json``), its badge, the CSVs of its own charts'
 embeds and the render specs of all its charts' embeds (``embed-specs/<id>.json``). Everything that
 reads several studies (the downloads of the whole database, facets, findings,
-the indexes of Explore and Compare, /sql/'s files, the quality summary, the lists of embeds) is exported
+the indexes of Explore and Compare, /sql/'s database file, the quality summary, the lists of embeds) is exported
 every time. A study's parts of the facet pages depend on it alone, and are kept with it: its
 comparisons, the CSVs of their charts and its reference files, which list those charts; only which page
-of a facet it is on depends on the others. So are its rows of /sql/'s tables, as Arrow record batches
-(``sql-batches/<id>.arrows``, its last file; the record lists each table's bytes and rows, ``sql``): a
-file of /sql/ is put together from them (sql_batches.py).
+of a facet it is on depends on the others.
 
 An entry, ``<cache>/<key[:2]>/<key>/``, holds the study's files (``0``, ``1``, ... in the order of
 ``record.json``'s ``files``, their paths in the export) and ``record.json``: the files' paths and what
@@ -35,11 +33,10 @@ import shutil
 from pathlib import Path
 
 from . import embed_specs
-from . import sql_batches
 from ..plumbing.cache import PRUNE_EVERY, TMP, link_or_copy, prune
 from ..plumbing.recycle import NO_SPARE, Tree
 
-# ten times what 1,000 studies keep (0.57 GiB: 0.40 but for their rows of /sql/'s files, 0.17); a build's
+# ten times what 1,000 studies keep (0.40 GiB; 0.57 while their rows of /sql/'s tables were kept too); a build's
 # own entries stay beyond it
 MAX_BYTES = 6 * 2**30
 RECORD = "record.json"
@@ -68,7 +65,7 @@ LISTED = ("id", "title", "summary", "value_count", "systems", "sources", "catalo
 # What the export's aggregate steps read of a cached study's record (publish/__init__.py: _export_pages,
 # write_artifact_list): a build holds these of every unchanged study until the end of its export (at
 # 1,000 bundles the whole records held 133 MiB; the rest is for its entry's files and the study's own).
-AGGREGATED = ("listed", "explore", "compare", "facets", "embeds", "artifacts", "sql")
+AGGREGATED = ("listed", "explore", "compare", "facets", "embeds", "artifacts")
 
 
 def head(doc: dict) -> dict:
@@ -87,12 +84,6 @@ def with_artifacts(record: dict, listed: list[dict]) -> dict:
     files += [f"assets/{p['lines']}" for a in listed for p in a["pages"]]
     files += [f"data/artifacts/{study}.json"] if listed else []
     return {**record, "files": record["files"] + files, "artifacts": listed}
-
-
-def with_sql(record: dict, lengths: list[list]) -> dict:
-    """A study's entry with its file of batches of /sql/'s tables and their lengths (sql_batches.py)."""
-    return {**record, "files": record["files"] + [sql_batches.batches_name(record["head"]["id"])],
-            "sql": lengths}
 
 
 def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: list[dict], facets: dict[str, dict],
@@ -134,11 +125,6 @@ def lookup(folder: Path, key: str) -> dict | None:
     except (OSError, ValueError, KeyError, TypeError):  # a damaged entry: the study is exported again
         return None
     if not names.issuperset(map(str, range(len(record["files"])))):
-        return None
-    try:  # its file of batches of /sql/'s tables (the last of its files) as long as they are
-        if os.stat(entry / str(len(record["files"]) - 1)).st_size != sum(size for _, size, _ in record["sql"]):
-            return None
-    except (OSError, ValueError, KeyError, TypeError):
         return None
     return {**record, "entry": entry}
 

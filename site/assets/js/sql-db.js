@@ -1,7 +1,8 @@
 // DuckDB-WASM for the /sql/ page: the module and worker the site serves itself (under the page's
 // data-duckdb address, linked from the npm package at build time: ingest/build/wasm_files.py), and the
-// database's tables and views loaded from the Arrow streams the schema list names (data-file).
-import {AsyncDuckDB, VoidLogger, getPlatformFeatures} from "@duckdb/duckdb-wasm";
+// database's tables and views in one DuckDB file of the site's (data-file: ingest/publish/sql_page.py),
+// attached over HTTP: DuckDB reads the blocks a query needs by range requests, and no more.
+import {AsyncDuckDB, DuckDBDataProtocol, VoidLogger, getPlatformFeatures} from "@duckdb/duckdb-wasm";
 
 // The build of DuckDB-WASM the site serves: the one for WebAssembly with exception handling ("eh"),
 // which every current browser has. Its fallback for browsers without ("mvp", 38 MB more in every
@@ -14,10 +15,12 @@ async function bundle(base) {
   return {mainModule: at("duckdb-eh.wasm"), mainWorker: at("duckdb-browser-eh.worker.js")};
 }
 
-// tables: [{name, file}]. Resolves to {conn, tables} once DuckDB runs; a table is fetched and loaded
-// the first time a query names it (run), so a first query downloads only what it reads. Rejects when
-// the worker fails (DuckDB-WASM's own promises would wait for ever: a refused WebAssembly compile, say).
-export async function openDatabase(base, tables) {
+// file: the database file's address; tables: [{name, size}], the most a query reads of each, in words
+// (the site's size partial). Resolves
+// to {conn, worker, tables} once DuckDB runs with the file attached (its header and catalogue read, not
+// a table's rows). Rejects when the worker fails (DuckDB-WASM's own promises would wait for ever: a
+// refused WebAssembly compile, say).
+export async function openDatabase(base, {file, tables}) {
   compilesWebAssembly();
   const served = await bundle(base);
   const worker = new Worker(served.mainWorker);  // same origin: the page's CSP allows it as 'self'
@@ -25,8 +28,9 @@ export async function openDatabase(base, tables) {
     event.preventDefault();
     reject(new Error(event.message || "its worker stopped"));
   }, {once: true}));
-  const conn = await Promise.race([start(new AsyncDuckDB(new VoidLogger(), worker), served), failed]);
-  return {conn, worker, tables: new Map(tables.map((t) => [t.name, {file: t.file, loaded: null}]))};
+  const url = new URL(file, location.href).href;
+  const conn = await Promise.race([start(new AsyncDuckDB(new VoidLogger(), worker), served, url), failed]);
+  return {conn, worker, tables: new Map(tables.map((t) => [t.name, t.size]))};
 }
 
 // The smallest module (its header alone), compiled here first: where the page's Content-Security-Policy
@@ -40,10 +44,12 @@ function compilesWebAssembly() {
 }
 
 // Set before any query of the reader's (a query comes from the address, so from any link): the database
-// reaches nothing outside itself (no file, URL, COPY ... TO or ATTACH; no extension installed or
+// reaches nothing outside itself (no other file, URL, COPY ... TO or ATTACH; no extension installed or
 // loaded), and the configuration is locked, so no query can SET it back. The page's CSP would refuse
-// most of it too; this holds without it (issue #49). The tables come in through insertArrowFromIPCStream,
-// from bytes the page fetched, which needs no access of the database's own.
+// most of it too; this holds without it (issue #49). The site's database file is attached (read only)
+// before: what is open stays readable, and its tables are found by their names alone (the search path:
+// a table the reader creates goes into the in-memory database, which comes first).
+const CATALOG = "benchdb";
 const LOCKED = [
   "SET autoinstall_known_extensions = false",
   "SET autoload_known_extensions = false",
@@ -52,31 +58,29 @@ const LOCKED = [
   "SET lock_configuration = true",
 ];
 
-async function start(db, served) {
+async function start(db, served, url) {
   await db.instantiate(served.mainModule);
   // numbers arrive as JavaScript numbers
-  await db.open({query: {castBigIntToDouble: true, castDecimalToDouble: true, castTimestampToDate: true}});
+  // the database file by ranges alone, never fetched whole: a server that answers no range fails the query
+  await db.open({
+    query: {castBigIntToDouble: true, castDecimalToDouble: true, castTimestampToDate: true},
+    filesystem: {reliableHeadRequests: true, allowFullHTTPReads: false, forceFullHTTPReads: false},
+  });
+  await db.registerFileURL(`${CATALOG}.duckdb`, url, DuckDBDataProtocol.HTTP, true);
   const conn = await db.connect();
+  await conn.query(`ATTACH '${CATALOG}.duckdb' AS ${CATALOG} (READ_ONLY)`);
+  await conn.query(`SET search_path = 'memory.main,${CATALOG}.main'`);
   for (const setting of LOCKED) await conn.query(setting);
   return conn;
 }
 
-// The tables a query names (as a word: "results", "claims"); a query that names none (SELECT 1, the
-// catalog's views) gets them all, so that what it lists is the whole database.
-const named = (sql, names) => {
-  const found = names.filter((name) => new RegExp(`\\b${name}\\b`, "i").test(sql));
-  return found.length ? found : names;
-};
+// The tables a query names (as a word: "results", "claims").
+export const named = (sql, names) => names.filter((name) => new RegExp(`\\b${name}\\b`, "i").test(sql));
 
-async function ensure({conn, tables}, sql) {
-  await Promise.all(named(sql, [...tables.keys()]).map((name) => {
-    const table = tables.get(name);
-    table.loaded ??= fetch(table.file).then(async (response) => {
-      if (!response.ok) throw new Error(`${table.file}: HTTP ${response.status}`);
-      await conn.insertArrowFromIPCStream(new Uint8Array(await response.arrayBuffer()), {name, create: true});
-    });
-    return table.loaded;
-  }));
+// The most bytes a query reads of the database file: the blocks of every table it names (sql.json's
+// bytes); a query on one study reads that study's row groups of them alone.
+export function mostRead(db, sql) {
+  return named(sql, [...db.tables.keys()]).map((name) => ({name, size: db.tables.get(name)}));
 }
 
 // A query stopped before its end (by the time limit or the reader): its worker is ended, which is the
@@ -104,7 +108,6 @@ export async function run(db, sql, {limitMs, signal} = {}) {
 }
 
 async function answer(db, sql) {
-  await ensure(db, sql);
   const table = await db.conn.query(sql);
   const names = table.schema.fields.map((f) => f.name);
   const rows = table.toArray().map((row) => names.map((name) => plain(row[name])));

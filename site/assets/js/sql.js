@@ -1,6 +1,6 @@
 // The /sql/ page: the database in the reader's browser (sql-db.js). The query lives in the address
 // (?q=...), so a result can be shared; the example links carry theirs.
-import {QueryStopped, openDatabase, run} from "./sql-db.js";
+import {QueryStopped, mostRead, openDatabase, run} from "./sql-db.js";
 import {chartOf, csvOf, showTable} from "./sql-result.js";
 
 const root = document.getElementById("sql");
@@ -15,15 +15,18 @@ const runButton = form.querySelector("button[type=submit]");
 const stopButton = document.getElementById("sql-stop");
 const limitMs = Number(root.dataset.limitSeconds) * 1000;  // site/hugo.toml: params.sql_limit_seconds
 
-const tables = [...document.querySelectorAll(".sql-table[data-file]")].map((el) => ({name: el.dataset.table, file: el.dataset.file}));
+const published = {
+  file: root.dataset.file,
+  tables: [...document.querySelectorAll(".sql-table[data-size]")].map((el) => ({name: el.dataset.table, size: el.dataset.size})),
+};
 status.textContent = "Loading DuckDB…";
 runButton.hidden = false;
 runButton.disabled = true;
 function open() {
   const started = performance.now();
-  return openDatabase(root.dataset.duckdb, tables).then((db) => {
+  return openDatabase(root.dataset.duckdb, published).then((db) => {
     if (!performance.getEntriesByName("sql-ready").length) performance.mark("sql-ready");  // benchmarks/bench_sql.py
-    status.textContent = `DuckDB ready in ${Math.round(performance.now() - started)} ms; each table is loaded when a query first names it.`;
+    status.textContent = `DuckDB ready in ${Math.round(performance.now() - started)} ms; a query fetches the parts of the tables it reads.`;
     runButton.disabled = false;
     return db;
   }, (err) => {
@@ -50,7 +53,7 @@ async function execute(sql) {
   const onStop = () => stop.abort();
   stopButton.addEventListener("click", onStop, {once: true});
   stopButton.hidden = false;
-  status.textContent = `Running the query (stopped after ${limitMs / 1000} s at the most)…`;
+  status.textContent = `Running the query, ${reads(mostRead(db, sql))} (stopped after ${limitMs / 1000} s at the most)…`;
   try {
     current = await run(db, sql, {limitMs, signal: stop.signal});
   } catch (err) {
@@ -76,6 +79,14 @@ async function execute(sql) {
   showTable(document.getElementById("sql-table"), current);
   drawChart(current);
   status.textContent = `${count} ${count === 1 ? "row" : "rows"}.`;
+}
+
+// What a query will fetch, before it runs: the tables it names and the most it reads of them.
+function reads(tables) {
+  if (!tables.length) return "which names no table of the database";
+  const each = tables.map((t) => `${t.name} (up to ${t.size})`);
+  const listed = each.length > 1 ? `${each.slice(0, -1).join(", ")} and ${each.at(-1)}` : each[0];
+  return `which reads ${listed}, less where it keeps to some studies`;
 }
 
 function drawChart(result) {
