@@ -14,13 +14,14 @@ leave it out, and reads of the rest only the columns it names. A text zone map k
 of its min and max: the row groups of studies whose ids share their first 8 bytes (the 14 ``percona-``
 ones) are not told apart, and a query on one of them reads all of theirs (of its columns; an ENUM study
 column would keep whole values, but DuckDB 1.4.3 compares it as text and skips nothing). The whole file
-is written every build: 1.3 s for the 32 studies of data/ (22.6 MB), against the per-study Arrow streams it
-replaced (142 MB, put together from a cache of each study's record batches); it is not byte for byte
-the same from one build to the next (DuckDB's blocks and checksums), its tables' rows are.
+is written every build: 1.3 to 1.5 s for the 32 studies of data/ at a load average of 6 (3.7 to 5.0 s
+at 10), 21.5 MiB, against the per-study Arrow streams it replaced (139 MiB, put together from a cache of
+each study's record batches); it is not byte for byte the same from one build to the next (DuckDB's
+blocks and checksums), its tables' rows are.
 
 Why not Parquet: that DuckDB-WASM reads Parquet only through its parquet extension, which it does not
 link statically and fetches from DuckDB's extension site, which the page's Content-Security-Policy (and
-the rule of no CDN) rules out, and which no npm package of it carries.
+the rule of no CDN) rules out, and which @duckdb/duckdb-wasm's npm package does not carry.
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "schema" / "sql-examples.yaml"
 FILE = "/sql/data/sql.duckdb"  # where the page reads the tables from, under the site's root
 STORAGE_VERSION = "v1.4.0"  # the newest DuckDB-WASM 1.32.0 (DuckDB 1.4.3) reads
 # Rows a row group at most: the unit a query's zone maps skip or read. A quarter of DuckDB's default
-# (122,880): on the 32 studies of data/, one run's samples of intervals read 1.3 MB of the file (7.2 MB
-# at the default, whose row groups' blocks DuckDB-WASM fetches in reads of up to 4 MB, 2.4 MB at 10,240,
-# whose catalogue is larger), for a file of 22.6 MB (22.0; 23.3)
+# (122,880): on the 32 studies of data/, one run's samples of intervals read 1.3 MiB of the file (2.3
+# to 6.8 MiB at the default, whose blocks DuckDB-WASM may fetch in reads growing to 4 MiB; 2.3 MiB at
+# 10,240, whose catalogue is larger), for a file of 21.5 MiB (21.0; 22.3): benchmarks/HISTORY.md
 ROW_GROUP_SIZE = 30_720
 
 
