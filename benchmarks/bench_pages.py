@@ -18,6 +18,12 @@
     .venv/bin/python benchmarks/bench_pages.py
     .venv/bin/python benchmarks/bench_pages.py --site PUBLIC   # only 4, for a site already built in PUBLIC
     .venv/bin/python benchmarks/bench_pages.py --studies 200   # 1-4 on a temporary copy holding 200 studies
+    .venv/bin/python benchmarks/bench_pages.py --all PUBLIC    # 5 only, for a site already built in PUBLIC
+
+5. Every page of a built site against its budgets (issue #60, tests/page_budget.py): the pages over
+   150 KB of gzip with all a first visit loads (the HTML and what it links, weighed without a browser;
+   the pages whose scripts fetch more, in Chromium), and every study page's height at 1280 px (and at
+   375 px, for information): the worst 10 of each.
 
 With --studies N the measured site is a temporary copy of the project whose data/ holds N copies of
 its bundles under new ids (bench_build.make_bundles), and 1 also measures the home page, /studies/ and
@@ -27,6 +33,7 @@ the facet pages' first pages, which grow with the number of studies.
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 import statistics
 import sys
@@ -130,26 +137,13 @@ def spread(times: list[float]) -> str:
 
 
 def transfer(browser, base: str, public: Path, path: str, ready: str | None = None) -> tuple[int, int, int]:
-    """(bytes gzip at level 6, bytes uncompressed, requests) of a first visit to ``path``, once ``ready``
-    matches (if given) and the network is idle."""
-    page = browser.new_page()
-    fetched: list[str] = []
-    page.on("requestfinished", lambda r: fetched.append(r.url))
-    try:
-        page.goto(base + path)
-        if ready:
-            page.wait_for_selector(ready)
-        page.wait_for_load_state("networkidle")
-    finally:
-        page.close()  # a page that did not load in time would go on drawing beside the next measurements
-    zipped = raw = 0
-    for url in fetched:
-        file = public / url.split(base, 1)[1].split("?")[0].lstrip("/")
-        if file.is_dir():
-            file = file / "index.html"
-        raw += len(file.read_bytes())
-        zipped += len(gzip.compress(file.read_bytes(), 6))
-    return zipped, raw, len(fetched)
+    """(bytes gzip at level 6, bytes uncompressed, files) of a first visit to ``path``, once ``ready``
+    matches (if given) and the network is idle (page_budget.visited)."""
+    from page_budget import file_of, visited
+
+    loads = visited(browser, base, public, path, ready=ready)
+    files = [file_of(public, p).read_bytes() for p in loads]
+    return sum(len(gzip.compress(f, 6)) for f in files), sum(map(len, files)), len(files)
 
 
 def first_visits(browser, base: str, public: Path) -> None:
@@ -172,10 +166,55 @@ def site_only(public: Path) -> None:
         server.shutdown()
 
 
+READY = {"/explore/": '#explore-status[aria-busy="false"]', "/compare/": '#fairness-summary[aria-busy="false"]'}
+
+
+def every_page(public: Path) -> None:
+    import time
+
+    from page_budget import BUDGET, STUDY_HEIGHT, fetches, height, linked, pages, visited, weights
+    from playwright.sync_api import sync_playwright
+
+    started = time.monotonic()
+    server = serve_folder(public)
+    base = f"http://127.0.0.1:{server.server_port}"
+    cache: dict = {}
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            weighed = []
+            all_pages = pages(public)
+            for path in all_pages:
+                loads = (visited(browser, base, public, path, ready=READY.get(path)) if fetches(public, path)
+                         else linked(public, path))
+                sizes = weights(public, loads, cache)
+                weighed.append((sum(sizes.values()), sizes[path], len(loads), path))
+            over = sorted((w for w in weighed if w[0] > BUDGET), reverse=True)
+            print(f"{len(all_pages)} pages; {len(over)} over {BUDGET // 1024} KB gzip with what a first visit loads "
+                  f"(worst 10: total KB, of which HTML KB, files)")
+            for total, own, count, path in over[:10]:
+                print(f"  {total / 1024:7.1f} KB  {own / 1024:7.1f} KB  {count:3d}  {path}")
+            print("heaviest 10 of all: " + ", ".join(f"{p} {t / 1024:.0f} KB" for t, _, _, p in sorted(weighed)[::-1][:10]))
+            studies = [p for p in all_pages if re.fullmatch(r"/studies/[^/]+/", p)]
+            tall = sorted(((height(browser, base, p, width=1280), height(browser, base, p, width=375), p) for p in studies),
+                          reverse=True)
+            print(f"{len(studies)} study pages; {sum(h > STUDY_HEIGHT for h, _, _ in tall)} over {STUDY_HEIGHT:,} px at "
+                  f"1280 px (worst 10: px at 1280, px at 375)")
+            for wide, narrow, path in tall[:10]:
+                print(f"  {wide:8,d}  {narrow:9,d}  {path}")
+            browser.close()
+    finally:
+        server.shutdown()
+    print(f"measured in {time.monotonic() - started:.0f} s")
+
+
 def main() -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
+    if sys.argv[1:2] == ["--all"]:
+        every_page(Path(sys.argv[2]))
+        return
     if sys.argv[1:2] == ["--site"]:
         site_only(Path(sys.argv[2]))
         return
