@@ -79,7 +79,9 @@ def test_page_shows_the_rebuild_and_the_flag(site, browser):
     assert figure.get_attribute("data-drawn") == "rebuild"
     assert page.locator('figure[data-rebuild] g[aria-label="rect"] rect').count() == 4  # 2 runs x 2 charts
     assert page.locator("table[data-trace] tbody tr").count() == 4
-    # each run is its own series in the time-series chart
+    # each run is its own series in the time-series chart, drawn once its fold is opened
+    page.locator("details.runs-chart > summary").click()
+    page.locator("figure[data-timeseries][data-drawn]").wait_for()
     assert page.locator('figure[data-timeseries] g[aria-label="line"] path').count() == 4
     assert errors == []
     page.close()

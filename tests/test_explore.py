@@ -350,8 +350,8 @@ def _too_wide(page):
 
 def test_measured_study_tables_fit_at_1280(page, site_url):
     page.goto(f"{site_url}/studies/{MEASURED}/")
-    for details in page.locator("details.samples").all()[:2]:
-        details.locator("summary").click()
+    for details in page.locator("details.runs-chart").all()[:2]:
+        details.locator("> summary").click()
     assert page.locator("table.runs").count() == 1
     assert _too_wide(page) == []
     status = page.locator("table.runs th", has_text="Status")

@@ -91,6 +91,17 @@ def test_page_shows_runs_and_their_samples_over_time(site, browser):
     # rw-64.log line 35, as the log prints it
     assert tps.get_attribute("data-quote") == "“transactions: 9328 (30.99 per sec.)”"
     figure = page.locator("figure[data-timeseries]")
+    # folded: its samples are fetched and drawn once it is opened, from the run's row or its summary
+    fold = page.locator("details.runs-chart")
+    assert fold.locator("> summary").inner_text() == "Interval samples over time: 3 runs (show chart)"
+    assert figure.get_attribute("data-timeseries") == "/data/studies/sysbench-logs-fixture/runs-over-time.json"
+    assert figure.get_attribute("data-drawn") is None and not fold.get_attribute("open")
+    fetched = []
+    page.on("requestfinished", lambda r: fetched.append(r.url.split("/", 3)[3]))
+    page.locator('tr[data-run="rw-64"] a.run-chart').click()
+    page.locator("figure[data-timeseries][data-drawn]").wait_for()
+    assert fold.get_attribute("open") == ""
+    assert [f for f in fetched if f.endswith(".json")] == ["data/studies/sysbench-logs-fixture/runs-over-time.json"]
     assert figure.get_attribute("data-drawn") == "runs"
     # three runs in each of the two charts: finished runs solid, the unfinished one dashed
     assert page.locator('figure[data-timeseries] g[aria-label="line"] path').count() == 6
@@ -148,6 +159,8 @@ def test_many_runs_are_drawn_one_chart_per_system_coloured_by_threads(built_site
     page = browser.new_page()
     page.goto(f"http://127.0.0.1:{server.server_port}/studies/{MEASURED}/")
     figure = page.locator("#runs-over-time-dw-off-uncompressed")
+    page.locator("#runs-over-time-dw-off-uncompressed-fold > summary").click()
+    page.locator("#runs-over-time-dw-off-uncompressed[data-drawn]").wait_for()
     assert figure.get_attribute("data-drawn") == "runs"
     assert figure.locator('g[aria-label="line"] path').count() == 18  # 9 runs in each of two panels
     legend = figure.locator(".chart-canvas").first.inner_text()
@@ -159,7 +172,7 @@ def test_many_runs_are_drawn_one_chart_per_system_coloured_by_threads(built_site
 
 def test_a_run_with_more_samples_than_a_page_shows_is_named_not_drawn(site, tmp_path, monkeypatch):
     """A run over runs.MAX_SAMPLES_SHOWN (lowered here below ro-64's 60 samples) is left out of the
-    chart and the samples tables, and the study's data says so with its count."""
+    chart, and the study's data says so with its count."""
     from ingest.publish import export_all, runs
 
     monkeypatch.setattr(runs, "MAX_SAMPLES_SHOWN", 59)
@@ -167,7 +180,7 @@ def test_a_run_with_more_samples_than_a_page_shows_is_named_not_drawn(site, tmp_
     doc = json.loads((tmp_path / "data" / "studies" / "sysbench-logs-fixture.json").read_text(encoding="utf-8"))
     by_run = {r["artifact"]: r for r in doc["runs"]}
     assert (by_run["ro-64"]["interval_count"], by_run["ro-64"]["intervals"]) == (60, [])
-    assert by_run["ro-64"]["intervals_withheld"] == "60 interval samples, more than the 59 a study page draws and lists"
+    assert by_run["ro-64"]["intervals_withheld"] == "60 interval samples, more than the 59 a study page draws"
     assert by_run["rw-64"]["intervals_withheld"] is None and len(by_run["rw-64"]["intervals"]) == 15
     assert by_run["rw-64"]["latency_pct"] == 95.0
     drawn = {r["artifact"] for chart in doc["runs_charts"] for r in chart["runs"]}
@@ -180,7 +193,10 @@ def test_the_study_page_names_a_run_it_does_not_draw(tmp_path, monkeypatch):
     monkeypatch.setattr(runs, "MAX_SAMPLES_SHOWN", 59)
     built = build_with_bundle(tmp_path, FIXTURE)
     page = (built.public / "studies" / "sysbench-logs-fixture" / "index.html").read_text(encoding="utf-8")
-    assert ('<p class="meta" data-withheld="ro-64">Not drawn or listed: <code>artifacts/ro-64.log</code> has '
-            "60 interval samples, more than the 59 a study page draws and lists; every sample is in") in page
-    assert page.count("data-withheld=") == 1 and 'data-samples="ro-64"' not in page
-    assert 'data-samples="rw-64"' in page
+    assert ('<p class="meta" data-withheld="ro-64">Not drawn: <code>artifacts/ro-64.log</code> has '
+            "60 interval samples, more than the 59 a study page draws; every sample is in") in page
+    assert page.count("data-withheld=") == 1
+    chart = json.loads((built.public / "data" / "studies" / "sysbench-logs-fixture" / "runs-over-time.json")
+                       .read_text(encoding="utf-8"))
+    assert [r["artifact"] for r in chart["runs"]] == ["rw-64", "rw-64-cut"]
+    assert len(chart["runs"][0]["intervals"]) == 15

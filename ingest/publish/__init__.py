@@ -149,7 +149,7 @@ def _export_batch(con: duckdb.DuckDBPyConnection, *, out_dir: Path, site_url: st
     static = out_dir / "static"
     study_data = static / "data" / "studies"
     hashes = export_study_csvs(con, out_dir=study_data, where=where)
-    docs = export_studies(Snapshot(con, where=where), out_dir=out_dir / "data", cite=lambda doc: study_reference(
+    docs = export_studies(Snapshot(con, where=where), out_dir=out_dir / "data", static_dir=static, cite=lambda doc: study_reference(
         doc, site_url=site_url.rstrip("/"), sha256=hashes[doc["id"]]))
     found = study_facets(Snapshot(con, where=where), [head(doc) for doc in docs], colours=positions(con, where=where))
     explored = export_explore(con, assets_dir=out_dir / "assets", where=where)

@@ -12,12 +12,12 @@ from .artifacts import published_path
 from .db import RESULT_ORDER, Snapshot, rows
 
 MAX_RUNS_DRAWN = 8  # more lines than this on one time axis cannot be told apart
-# A run with more interval samples than this (over 5 hours at sysbench's usual 1 s) is neither drawn
-# nor listed on its study page: the page would carry them all. Its samples are in the downloads.
+# A run with more interval samples than this (over 5 hours at sysbench's usual 1 s) is not drawn on its
+# study page: its chart would carry them all. Its samples are in the downloads.
 MAX_SAMPLES_SHOWN = 20_000
 # A study page carries at most about this many samples of all its runs together: beyond it (55 runs of an
 # hour at 1 s made a 36 MB page), its charts draw every k-th sample of each run, the same k for all, and
-# its tables of samples are left out; every sample stays in the logs and the database download.
+# every sample stays in the logs and the database download.
 PAGE_SAMPLES = 4_000
 # What a run's samples carry to its page: its time, its chart's panels (a database run's or a fileio run's,
 # schema/fields.yaml) and the latency's percentile
@@ -26,6 +26,12 @@ SAMPLE_COLUMNS = tuple(dict.fromkeys(["t_s", *(p["key"] for kind in ("runs", "fi
 # The charts of runs over time: database runs (TPS, latency), and sysbench fileio runs (what a device does)
 _CHARTS = {"runs": ("runs-over-time", "Interval samples over time"),
            "fileio": ("fileio-over-time", "File I/O interval samples over time (sysbench fileio)")}
+
+
+def samples_path(study: str, chart_id: str) -> str:
+    """Where a runs chart's spec with its runs' samples is served: its study page folds the chart and
+    fetches this when the reader opens it (a page of 55 runs' samples weighed 70 KB of gzip)."""
+    return f"/data/studies/{study}/{chart_id}.json"
 
 
 def threads_text(threads: int | None) -> str:
@@ -95,7 +101,7 @@ def study_runs(db: Snapshot, study: str, labels: dict[str, str]) -> list[dict]:
         run["intervals_every"] = every if run["intervals"] and every > 1 else None
         run["sample_columns"] = [{"key": p["key"], "label": p["label"]} for p in panels(run["panels"])]
         run["intervals_withheld"] = (f"{run['interval_count']:,} interval samples, more than the "
-                                     f"{MAX_SAMPLES_SHOWN:,} a study page draws and lists"
+                                     f"{MAX_SAMPLES_SHOWN:,} a study page draws"
                                      if run["interval_count"] > MAX_SAMPLES_SHOWN else None)
         run["latency_pct"] = pcts[0] if pcts and len(pcts) == 1 else None
         run["label"] = (f"{run['artifact']}: {run['system_label']}, {threads_text(run['threads'])}"
@@ -134,6 +140,7 @@ def runs_charts(study: str, runs: list[dict]) -> list[dict]:
                      if kind != "fileio" or any(s[p["key"]] for r in mine for s in r["intervals"])]
             charts.append({
                 "id": chart_id, "embed_prefix": f"{study}--{chart_id}", "title": title, "colour": colour,
+                "samples": samples_path(study, chart_id),
                 "drawn": colours <= MAX_RUNS_DRAWN, "panels": shown,
                 "runs": [{**{k: r[k] for k in ("artifact", "path", "log", "label", "complete", "latency_pct",
                                                "intervals")},
@@ -141,6 +148,10 @@ def runs_charts(study: str, runs: list[dict]) -> list[dict]:
                 "every": mine[0]["intervals_every"],
                 "alt": alt_text.over_time([r["intervals"] for r in mine], shown, what="run",
                                           every=mine[0]["intervals_every"])})
+    for chart in charts:
+        for run in runs:
+            if chart["drawn"] and any(r["artifact"] == run["artifact"] for r in chart["runs"]):
+                run["chart"] = chart["id"]  # its row links to its chart
     return charts
 
 

@@ -145,9 +145,10 @@ def _counts(items) -> list[dict]:
     return [{"name": k, "count": n} for k, n in sorted(Counter(items).items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
-def export_studies(db: Snapshot, *, out_dir: Path, cite) -> list[dict]:
+def export_studies(db: Snapshot, *, out_dir: Path, static_dir: Path, cite) -> list[dict]:
     """Write ``studies/<id>.json`` for Hugo, each with its citation (``cite(doc)``), for the studies
-    ``db`` reads (Snapshot's ``where``); return the documents."""
+    ``db`` reads (Snapshot's ``where``), and into ``static_dir`` each drawn runs chart's spec with its
+    samples (runs.samples_path); return the documents."""
     (out_dir / "studies").mkdir(parents=True, exist_ok=True)
     docs = []
     placed = positions(db.con, where=db.where)
@@ -157,5 +158,10 @@ def export_studies(db: Snapshot, *, out_dir: Path, cite) -> list[dict]:
         path = out_dir / "studies" / f"{study}.json"
         # no indent: json's C encoder serves only unindented output (indented, it was 5 s at 1,000 bundles)
         path.write_text(json.dumps(doc, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        for chart in doc["runs_charts"]:
+            if chart["drawn"]:
+                samples = static_dir / chart["samples"].lstrip("/")
+                samples.parent.mkdir(parents=True, exist_ok=True)
+                samples.write_text(json.dumps(chart, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
         docs.append(doc)
     return docs

@@ -99,6 +99,7 @@ def record(doc: dict, *, explore: dict | None, compare: dict | None, embeds: lis
     files += [f"assets/{kind}/{study}.json" for kind, entry in (("explore", explore), ("compare", compare)) if entry]
     files += [f"static/embed/{e['entry']['id']}.csv" for e in embeds]
     files += [f"static/embed/{e['entry']['id']}.csv" for part in facets.values() for e in part.get("embeds", [])]
+    files += [f"static{c['samples']}" for c in doc["runs_charts"] if c["drawn"]]
     files += [f"{embed_specs.FOLDER}/{study}.json"] if specs else []
     return {"files": files, "head": head(doc), "listed": listed(doc), "citation": doc["citation"], "explore": explore, "compare": compare,
             "embeds": embeds, "facets": facets}

@@ -15,11 +15,27 @@ const NEAR = "800px 0px";
 
 const DRAW = [
   ["figure[data-chart]", (figure) => drawByX(figure)],
-  ["figure[data-timeseries]", (figure) => drawPanels(figure, JSON.parse(figure.dataset.timeseries), {plotPanel: plotRuns, keysOf: runKeys}, "runs")],
+  ["figure[data-timeseries]", (figure) => fetched(figure).then((spec) => spec && drawPanels(figure, spec, {plotPanel: plotRuns, keysOf: runKeys}, "runs"))],
   ["figure[data-rebuild]", (figure) => drawPanels(figure, JSON.parse(figure.dataset.rebuild),
     {plotPanel: plotRebuild, keysOf: rebuildKeys}, "rebuild")],
   ["figure[data-latency]", (figure) => drawLatency(figure)],
 ];
+
+// A runs chart's spec with its samples is a file of its own (study/runs.html: data-timeseries, its path),
+// fetched when its fold is opened; a failure is said in the figure, whose embed's image stays.
+async function fetched(figure) {
+  try {
+    const response = await fetch(figure.dataset.timeseries);
+    if (!response.ok) throw new Error(`${figure.dataset.timeseries}: HTTP ${response.status}`);
+    return await response.json();
+  } catch (error) {
+    const note = document.createElement("p");
+    note.className = "callout";
+    note.textContent = `These samples could not be fetched (${error.message}): the chart's embed has them.`;
+    figure.prepend(note);
+    return null;
+  }
+}
 
 const SELECTOR = DRAW.map(([selector]) => selector).join(", ");
 const drawOf = (figure) => DRAW.find(([selector]) => figure.matches(selector))[1];
