@@ -214,7 +214,22 @@ def test_synthetic_stall_is_placed_on_the_trace():
         (t, 10.0, 100.0, "rebuilding") for t in range(300, 305)]
     status, value, reason = _checks(con, "stall")["stalls"]
     assert (status, value) == ("warn", 5)
-    assert reason.startswith("5 samples under 25% of the median TPS (100.0): 10.0 TPS at 300 s (array rebuilding)")
+    assert reason == ("5 samples under 25% of the median TPS (100.0): 10.0 TPS at 300 s (array rebuilding), "
+                      "10.0 TPS at 301 s (array rebuilding), 10.0 TPS at 302 s (array rebuilding), "
+                      "10.0 TPS at 303 s (array rebuilding), 10.0 TPS at 304 s (array rebuilding)")
+
+
+def test_a_run_of_many_stalls_lists_the_first_ten_and_counts_the_others():
+    """schema/run-quality.yaml's listed_at_most: 12 stalls (t = 300 .. 311 s), 10 listed, 2 counted."""
+    tps = [100.0] * 600
+    tps[299:311] = [10.0] * 12
+    con = _synthetic({"stall": {"tps": tps}})
+    assert con.execute("SELECT count(*) FROM run_stalls").fetchone() == (12,)
+    status, value, reason = _checks(con, "stall")["stalls"]
+    assert (status, value) == ("warn", 12)
+    assert reason == ("12 samples under 25% of the median TPS (100.0): "
+                      + ", ".join(f"10.0 TPS at {t} s" for t in range(300, 310))
+                      + ", and 2 more (every stall is in the table run_stalls)")
 
 
 def test_synthetic_errors_and_reconnects():

@@ -21,6 +21,7 @@ PLACEHOLDERS = {
     "cv_warn": ("steady_cv", "warn_above"), "cv_fail": ("steady_cv", "fail_above"),
     "trend_warn": ("trend", "warn_above_pct_per_min"), "trend_fail": ("trend", "fail_above_pct_per_min"),
     "stall_share": ("stalls", "below_share_of_median"), "stall_warn_at": ("stalls", "warn_at"),
+    "stall_listed": ("stalls", "listed_at_most"),
     "err_warn": ("errors", "warn_above_per_tx"), "err_fail": ("errors", "fail_above_per_tx"),
     "row_bytes": ("buffer_pool", "row_bytes"), "fits_at": ("buffer_pool", "fits_at_or_below"),
 }

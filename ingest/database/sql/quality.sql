@@ -224,11 +224,15 @@ SELECT r.study, r.artifact, 'stalls',
             WHEN count(s.t_s) = 0
             THEN format('no sample under {}% of the median {} ({})', CAST(round({stall_share} * 100) AS INTEGER),
                         any_value(r.series), round(any_value(r.median_tps), 2))
-            ELSE format('{} sample{} under {}% of the median {} ({}): {}', count(s.t_s),
+            ELSE format('{} sample{} under {}% of the median {} ({}): {}{}', count(s.t_s),
                         CASE WHEN count(s.t_s) = 1 THEN '' ELSE 's' END, CAST(round({stall_share} * 100) AS INTEGER),
                         any_value(r.series), round(any_value(r.median_tps), 2),
-                        string_agg(format('{} {} at {} s{}', s.tps, r.series, s.t_s,
-                                          coalesce(format(' (array {})', s.array_state), '')), ', ' ORDER BY s.t_s)) END
+                        array_to_string(list(format('{} {} at {} s{}', s.tps, r.series, s.t_s,
+                                                    coalesce(format(' (array {})', s.array_state), '')) ORDER BY s.t_s)
+                                        [1:{stall_listed}], ', '),
+                        CASE WHEN count(s.t_s) > {stall_listed}
+                             THEN format(', and {} more (every stall is in the table run_stalls)',
+                                         count(s.t_s) - {stall_listed}) ELSE '' END) END
 FROM q_runs AS r LEFT JOIN run_stalls AS s USING (study, artifact)
 WHERE r.samples > 0 GROUP BY r.study, r.artifact
 UNION ALL
