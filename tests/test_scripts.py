@@ -1,5 +1,7 @@
 """The site's scripts as published: Observable Plot (and the d3-array functions it holds) in one bundle,
-js/plot.<SHA-256>.js, that the site's script and /sql/'s import (site/layouts/_partials/bundle.html)."""
+js/plot.<SHA-256>.js, that the site's drawing modules (js/draw.js) and /sql/'s script import
+(site/layouts/_partials/bundle.html). The site's script, js/site.js, imports draw.js and plot.js once a
+page has something to draw (tests/test_page_budget.py)."""
 
 from __future__ import annotations
 
@@ -50,7 +52,7 @@ def test_plot_s_code_is_in_one_file_and_no_other_script_names_its_packages(built
     js = built_site.public / "js"
     names = sorted(p.name for p in js.glob("*.js"))
     assert [re.sub(r"\.[0-9a-f]{64}\.js$", "", n) for n in names] == [
-        "catalogue", "embed-height", "plot", "png", "search", "site", "sql"]
+        "catalogue", "draw", "embed-height", "plot", "png", "search", "site", "sql"]
     assert [n for n in names if PLOT_CODE in (js / n).read_text(encoding="utf-8")] == [
         next(n for n in names if n.startswith("plot."))]
     for name in names:
@@ -59,12 +61,12 @@ def test_plot_s_code_is_in_one_file_and_no_other_script_names_its_packages(built
 
 
 def _loaded(page, url: str) -> list[str]:
-    """The site's scripts (under /js/) a first visit to ``url`` fetched, in order, once the page has
-    loaded (its module scripts and what they import have run by then)."""
+    """The site's scripts (under /js/) a first visit to ``url`` fetched, in order, once the network is
+    idle (its module scripts and what they import have run by then)."""
     fetched: list[str] = []
     page.on("requestfinished", lambda r: fetched.append(r.url))
     page.goto(url)
-    page.wait_for_load_state("load")
+    page.wait_for_load_state("networkidle")  # site.js imports draw.js as it runs
     return [re.sub(r"^.*/js/", "", u) for u in fetched if "/js/" in u]
 
 
@@ -72,31 +74,46 @@ def _plot_file(public: Path) -> str:
     return next(p.name for p in (public / "js").glob("plot.*.js"))
 
 
-@pytest.mark.parametrize(("path", "script", "drawn"), [(STUDY, "site", "figure[data-chart][data-drawn]"),
-                                                      ("/sql/", "sql", "#sql-status")])
-def test_a_study_page_and_sql_load_their_script_and_the_one_plot_file_once(page, site_url, built_site, path, script,
+@pytest.mark.parametrize(("path", "scripts", "drawn"), [(STUDY, ("site", "draw"), "figure[data-chart][data-drawn]"),
+                                                       ("/sql/", ("sql",), "#sql-status")])
+def test_a_study_page_and_sql_load_their_script_and_the_one_plot_file_once(page, site_url, built_site, path, scripts,
                                                                           drawn):
     loaded = _loaded(page, site_url + path)
     plot = _plot_file(built_site.public)
-    assert sorted(loaded) == sorted([plot, next(p.name for p in (built_site.public / "js").glob(f"{script}.*.js"))])
-    assert page.locator(drawn).count() >= 1
-    # preloaded beside the script (not after it, when its import is read), and checked as it is
-    html = (built_site.public / path.strip("/") / "index.html").read_text(encoding="utf-8")
-    digest = base64.b64encode(hashlib.sha256((built_site.public / "js" / plot).read_bytes()).digest()).decode()
-    assert f'<link rel="modulepreload" href="/js/{plot}" integrity="sha256-{digest}">' in html.replace("&#43;", "+")
+    own = [next(p.name for p in (built_site.public / "js").glob(f"{name}.*.js")) for name in scripts]
+    assert sorted(loaded) == sorted([plot, *own])
+    page.locator(drawn).first.wait_for()
+    # preloaded beside the script that imports it (/sql/'s), or named on the site's script for it to
+    # preload once it draws (site.js), and checked as it is
+    html = (built_site.public / path.strip("/") / "index.html").read_text(encoding="utf-8").replace("&#43;", "+")
+    digest = {name: base64.b64encode(hashlib.sha256((built_site.public / "js" / name).read_bytes()).digest()).decode()
+              for name in [plot, *own]}
+    if path == "/sql/":
+        assert f'<link rel="modulepreload" href="/js/{plot}" integrity="sha256-{digest[plot]}">' in html
+    else:
+        draw = own[1]
+        assert (f'data-draw="/js/{draw}" data-draw-integrity="sha256-{digest[draw]}" '
+                f'data-plot="/js/{plot}" data-plot-integrity="sha256-{digest[plot]}"') in html
+        links = page.evaluate("[...document.querySelectorAll('link[rel=modulepreload]')].map((l) => [l.href, l.integrity])")
+        assert links == [[f"{site_url}/js/{plot}", f"sha256-{digest[plot]}"], [f"{site_url}/js/{draw}", f"sha256-{digest[draw]}"]]
     assert page.errors == []
 
 
-def test_plot_is_preloaded_on_exactly_the_pages_whose_script_imports_it(built_site):
+def test_plot_is_preloaded_or_named_on_exactly_the_pages_whose_scripts_import_it(built_site):
+    """/sql/'s script imports Plot and has it preloaded; the site's imports only draw.js, which does, and
+    names both on its tag; no other script imports either."""
     public = built_site.public
     plot = _plot_file(public)
+    draw = next(p.name for p in (public / "js").glob("draw.*.js"))
     importers = {p.name for p in (public / "js").glob("*.js") if f'from"./{plot}"' in p.read_text(encoding="utf-8")}
-    assert sorted(re.sub(r"\..*", "", n) for n in importers) == ["site", "sql"]
+    assert sorted(re.sub(r"\..*", "", n) for n in importers) == ["draw", "sql"]
     for html in public.rglob("*.html"):
         text = html.read_text(encoding="utf-8")
         scripts = {s.rsplit("/", 1)[1] for s in re.findall(r'<script[^>]+src="([^"]+)"', text)}
         preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)"', text)
         assert preloads == ([f"/js/{plot}"] if scripts & importers else []), html
+        named = re.findall(r'data-(?:draw|plot)="([^"]+)"', text)
+        assert named == ([f"/js/{draw}", f"/js/{plot}"] if any(s.startswith("site.") for s in scripts) else []), html
 
 
 def test_the_study_page_with_all_it_loads_is_under_its_150_kb_budget(page, site_url, built_site):
@@ -109,5 +126,5 @@ def test_the_study_page_with_all_it_loads_is_under_its_150_kb_budget(page, site_
     page.wait_for_load_state("networkidle")
     files = [built_site.public / (p.lstrip("/") + ("index.html" if p.endswith("/") else "")) for p in fetched]
     assert sorted(re.sub(r"\.[0-9a-f]{64}", "", f.name) for f in files) == [
-        "favicon.svg", "index.html", "plot.js", "site.js", "site.min.css"]
+        "draw.js", "favicon.svg", "index.html", "plot.js", "site.js", "site.min.css"]
     assert sum(len(gzip.compress(f.read_bytes(), 6)) for f in files) < 150 * 1024
