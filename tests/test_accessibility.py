@@ -13,7 +13,8 @@ PAGES = [
     "/", "/studies/", "/studies/graid-supremeraid-mysql-2023/", "/studies/measured-mariadb-2core-vm/",
     "/explore/", "/explore/?study=graid-supremeraid-mysql-2023&metric=tps", "/compare/", "/raid-level/",
     "/array-state/", "/doublewrite/", "/embed/", "/embed/graid-supremeraid-mysql-2023--tps-by-users--optimal/",
-    "/artifacts/", "/about/", "/search/?q=rebuild", "/claims/",
+    "/artifacts/", "/artifacts/measured-mariadb-2core-vm-5min/dw-off-uncompressed-oltp-read-write-t2-r1/lines-501/",
+    "/about/", "/search/?q=rebuild", "/claims/",
     "/sql/?q=SELECT%20verdict%2C%20count(*)%20AS%20claims%20FROM%20claims%20GROUP%20BY%20verdict", "/grades/",
     "/compare/?series=measured-mariadb-2core-vm:dw-on-uncompressed,graid-supremeraid-mysql-2023:mdraid-raid6",
 ]
