@@ -25,7 +25,7 @@ STUDY_HEIGHT = 25_000  # px, at 1280 px wide
 FETCHES = ('id="explore-table"', 'id="compare-form"', 'id="sql-form"', 'data-bundle="')
 # What js/site.js's AT_ONCE and ACTED_ON select (tag, attribute)
 AT_ONCE = ("explore-table", "compare-form")  # AT_ONCE's ids
-ACTED_ON = (("figure", "data-chart"), ("figure", "data-timeseries"), ("figure", "data-rebuild"),
+ACTED_ON = (("figure", "data-chart"), ("figure", "data-timeseries"), ("figure", "data-rebuild"), ("figure", "data-latency"),
             ("figure", "data-evidence"), ("figure", "data-forest"), ("button", "data-png"), ("details", "data-detail"))
 _NOSCRIPT = re.compile(r"<noscript\b.*?</noscript>", re.S)
 _LINKS = re.compile(r'<(?:link|script|img|iframe)\b[^>]*?\b(?:href|src)="([^"]+)"[^>]*>')

@@ -9,7 +9,7 @@ const script = document.querySelector("script[data-draw]");
 // as in their embeds), and charts, PNG buttons and folds that fetch a facet's study (at once unless in a
 // closed <details>)
 const AT_ONCE = "#explore-table, #compare-form";
-const ACTED_ON = ["figure[data-chart]", "figure[data-timeseries]", "figure[data-rebuild]", "figure[data-evidence]",
+const ACTED_ON = ["figure[data-chart]", "figure[data-timeseries]", "figure[data-rebuild]", "figure[data-latency]", "figure[data-evidence]",
   "figure[data-forest]", "button[data-png]", "details[data-detail]"].join(", ");
 let loaded = null;
 
