@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import os
 import shutil
 import subprocess
@@ -116,11 +118,13 @@ def test_with_every_answer_the_bundle_validates_and_builds(tmp_path):
     assert '<data value="447.81"' in fileio and "/artifacts/my-runs/web-1-0-20-fileio-rndrw/#L24" in fileio
     assert '<data value="12873.38"' in fileio and "/my-runs/handmade-1-0-20-fileio-seqwr-ivl/#L27" in fileio
     # seqwr's interval lines (21-23) drawn in panels of their own (not its reads: "reads: 0.00 MiB/s" in
-    # each), and listed: "writes: 205.32 MiB/s" at 10 s
+    # each), its samples fetched when its fold opens: "writes: 205.32 MiB/s" at 10 s
     chart = page[page.index('<figure id="fileio-over-time"'):]
     assert [m for m in ("written_mib_s", "read_mib_s", "fsyncs_s", "latency_ms")
             if f'data-metric="{m}"' in chart[:chart.index("</figure>")]] == ["written_mib_s", "fsyncs_s", "latency_ms"]
-    assert '<td class="num">205.32</td><td class="num">0</td><td class="num">131.4</td>' in page
+    samples = json.loads((project.public / "data" / "studies" / "my-runs" / "fileio-over-time.json").read_text(encoding="utf-8"))
+    at_10 = [s for r in samples["runs"] for s in r["intervals"] if s["t_s"] == 10 and s["written_mib_s"] == 205.32]
+    assert [(s["read_mib_s"], s["fsyncs_s"]) for s in at_10] == [(0, 131.4)]
     # the imported charts of each figure by threads, one a workload: seqwr prints no reads (0.00), so none of them
     assert 'id="chart-fileio-seqwr-16k-written-mib-s"' in page and 'id="chart-fileio-rndrw-16k-reads-s"' in page
     assert 'id="chart-fileio-seqwr-16k-reads-s"' not in page
