@@ -1,7 +1,8 @@
 """The site's scripts as published: Observable Plot (and the d3-array functions it holds) in one bundle,
-js/plot.<SHA-256>.js, that the site's drawing modules (js/draw.js) and /sql/'s script import
-(site/layouts/_partials/bundle.html). The site's script, js/site.js, imports draw.js and plot.js once a
-page has something to draw (tests/test_page_budget.py)."""
+js/plot.<SHA-256>.js, that the site's drawing modules (js/draw.js) and /sql/'s engine (js/sql-engine.js)
+import (site/layouts/_partials/bundle.html). The site's script, js/site.js, imports draw.js and plot.js once a
+page has something to draw, and /sql/'s, js/sql.js, sql-engine.js and plot.js for the first query
+(tests/test_page_budget.py)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def test_plot_s_code_is_in_one_file_and_no_other_script_names_its_packages(built
     js = built_site.public / "js"
     names = sorted(p.name for p in js.glob("*.js"))
     assert [re.sub(r"\.[0-9a-f]{64}\.js$", "", n) for n in names] == [
-        "catalogue", "draw", "embed-height", "plot", "png", "search", "site", "sql"]
+        "catalogue", "draw", "embed-height", "plot", "png", "search", "site", "sql-engine", "sql"]
     assert [n for n in names if PLOT_CODE in (js / n).read_text(encoding="utf-8")] == [
         next(n for n in names if n.startswith("plot."))]
     for name in names:
@@ -74,46 +75,55 @@ def _plot_file(public: Path) -> str:
     return next(p.name for p in (public / "js").glob("plot.*.js"))
 
 
-@pytest.mark.parametrize(("path", "scripts", "drawn"), [(STUDY, ("site", "draw"), "figure[data-chart][data-drawn]"),
-                                                       ("/sql/", ("sql",), "#sql-status")])
+@pytest.mark.parametrize(("path", "scripts", "named", "drawn"), [
+    (STUDY, ("site", "draw"), "draw", "figure[data-chart][data-drawn]"),
+    ("/sql/?q=SELECT%2042%20AS%20answer", ("sql", "sql-engine"), "engine", "#sql-table td"),
+])
 def test_a_study_page_and_sql_load_their_script_and_the_one_plot_file_once(page, site_url, built_site, path, scripts,
-                                                                          drawn):
+                                                                          named, drawn):
+    """Each page's script preloads and imports, once it has something to do (a chart to draw, a query
+    to run), the bundle it names on its tag and Plot's, each checked against its integrity."""
     loaded = _loaded(page, site_url + path)
+    page.locator(drawn).first.wait_for()
     plot = _plot_file(built_site.public)
     own = [next(p.name for p in (built_site.public / "js").glob(f"{name}.*.js")) for name in scripts]
     assert sorted(loaded) == sorted([plot, *own])
-    page.locator(drawn).first.wait_for()
-    # preloaded beside the script that imports it (/sql/'s), or named on the site's script for it to
-    # preload once it draws (site.js), and checked as it is
-    html = (built_site.public / path.strip("/") / "index.html").read_text(encoding="utf-8").replace("&#43;", "+")
+    folder = path.split("?")[0].strip("/")
+    html = (built_site.public / folder / "index.html").read_text(encoding="utf-8").replace("&#43;", "+")
     digest = {name: base64.b64encode(hashlib.sha256((built_site.public / "js" / name).read_bytes()).digest()).decode()
               for name in [plot, *own]}
-    if path == "/sql/":
-        assert f'<link rel="modulepreload" href="/js/{plot}" integrity="sha256-{digest[plot]}">' in html
-    else:
-        draw = own[1]
-        assert (f'data-draw="/js/{draw}" data-draw-integrity="sha256-{digest[draw]}" '
-                f'data-plot="/js/{plot}" data-plot-integrity="sha256-{digest[plot]}"') in html
-        links = page.evaluate("[...document.querySelectorAll('link[rel=modulepreload]')].map((l) => [l.href, l.integrity])")
-        assert links == [[f"{site_url}/js/{plot}", f"sha256-{digest[plot]}"], [f"{site_url}/js/{draw}", f"sha256-{digest[draw]}"]]
+    bundle = own[1]
+    assert (f'data-{named}="/js/{bundle}" data-{named}-integrity="sha256-{digest[bundle]}" '
+            f'data-plot="/js/{plot}" data-plot-integrity="sha256-{digest[plot]}"') in html
+    links = page.evaluate("[...document.querySelectorAll('link[rel=modulepreload]')].map((l) => [l.href, l.integrity])")
+    assert links == [[f"{site_url}/js/{plot}", f"sha256-{digest[plot]}"], [f"{site_url}/js/{bundle}", f"sha256-{digest[bundle]}"]]
     assert page.errors == []
 
 
-def test_plot_is_preloaded_or_named_on_exactly_the_pages_whose_scripts_import_it(built_site):
-    """/sql/'s script imports Plot and has it preloaded; the site's imports only draw.js, which does, and
-    names both on its tag; no other script imports either."""
+def test_sql_loads_its_script_alone_until_a_query_runs(page, site_url, built_site):
+    """A visit to /sql/ that runs nothing fetches neither DuckDB-WASM's JavaScript nor Plot."""
+    sql = next(p.name for p in (built_site.public / "js").glob("sql.*.js"))
+    assert _loaded(page, site_url + "/sql/") == [sql]
+    assert page.locator("link[rel=modulepreload]").count() == 0
+    assert page.errors == []
+
+
+def test_plot_is_named_on_exactly_the_pages_whose_scripts_import_it(built_site):
+    """Plot is imported by the drawing modules' bundle (draw.js) and /sql/'s engine (sql-engine.js) alone;
+    the scripts that import those (site.js, sql.js) name both on their tags; no page preloads either."""
     public = built_site.public
     plot = _plot_file(public)
-    draw = next(p.name for p in (public / "js").glob("draw.*.js"))
+    bundle = {name: next(p.name for p in (public / "js").glob(f"{name}.*.js")) for name in ("draw", "sql-engine")}
     importers = {p.name for p in (public / "js").glob("*.js") if f'from"./{plot}"' in p.read_text(encoding="utf-8")}
-    assert sorted(re.sub(r"\..*", "", n) for n in importers) == ["draw", "sql"]
+    assert sorted(importers) == sorted(bundle.values())
     for html in public.rglob("*.html"):
         text = html.read_text(encoding="utf-8")
-        scripts = {s.rsplit("/", 1)[1] for s in re.findall(r'<script[^>]+src="([^"]+)"', text)}
-        preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)"', text)
-        assert preloads == ([f"/js/{plot}"] if scripts & importers else []), html
-        named = re.findall(r'data-(?:draw|plot)="([^"]+)"', text)
-        assert named == ([f"/js/{draw}", f"/js/{plot}"] if any(s.startswith("site.") for s in scripts) else []), html
+        scripts = {s.rsplit("/", 1)[1].split(".")[0] for s in re.findall(r'<script[^>]+src="([^"]+)"', text)}
+        assert re.findall(r'<link rel="modulepreload"', text) == [], html
+        named = re.findall(r'data-(?:draw|engine|plot)="([^"]+)"', text)
+        expected = ([f"/js/{bundle['draw']}", f"/js/{plot}"] if "site" in scripts
+                    else [f"/js/{bundle['sql-engine']}", f"/js/{plot}"] if "sql" in scripts else [])
+        assert named == expected, html
 
 
 def test_the_study_page_with_all_it_loads_is_under_its_150_kb_budget(page, site_url, built_site):

@@ -4,6 +4,8 @@
 // data-plot), preloaded with it and imported once the page has something to draw: at once where a
 // chart, Explore, Compare or a PNG button is in view of the page, else (every chart in a closed
 // <details>: a study page's runs, a facet's studies) when such a fold is first opened.
+import {importNamed} from "./preload.js";
+
 const script = document.querySelector("script[data-draw]");
 // What draw.js's modules act on: Explore and Compare (drawn at once, even where their table is folded,
 // as in their embeds), and charts, PNG buttons and folds that fetch a facet's study (at once unless in a
@@ -14,14 +16,7 @@ const ACTED_ON = ["figure[data-chart]", "figure[data-timeseries]", "figure[data-
 let loaded = null;
 
 function draw() {
-  loaded ??= (() => {
-    for (const name of ["plot", "draw"]) {
-      const link = Object.assign(document.createElement("link"), {rel: "modulepreload", href: script.dataset[name]});
-      link.integrity = script.dataset[`${name}Integrity`];
-      document.head.append(link);
-    }
-    return import(script.dataset.draw);
-  })();
+  loaded ??= importNamed(script, {entry: "draw", names: ["plot", "draw"]});
 }
 
 const folded = (element) => element.parentElement.closest("details:not([open])");

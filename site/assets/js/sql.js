@@ -1,7 +1,16 @@
 // The /sql/ page: the database in the reader's browser (sql-db.js). The query lives in the address
-// (?q=...), so a result can be shared; the example links carry theirs.
-import {QueryStopped, mostRead, openDatabase, run} from "./sql-db.js";
-import {chartOf, csvOf, showTable} from "./sql-result.js";
+// (?q=...), so a result can be shared; the example links carry theirs. What runs a query is
+// js/sql-engine.js's bundle, with Plot's (js/plot.js): both named on this script's tag with their
+// integrity (scripts.html: data-engine, data-plot), preloaded and imported for the first query.
+import {importNamed} from "./preload.js";
+
+const script = document.querySelector("script[data-engine]");
+let engine = null;  // the module's promise, from the first query on
+let csvOf = null;  // the module's CSV writer, once a query has run (the CSV link is set as it is clicked)
+function loadEngine() {
+  engine ??= importNamed(script, {entry: "engine", names: ["plot", "engine"]});
+  return engine;
+}
 
 const root = document.getElementById("sql");
 const form = document.getElementById("sql-form");
@@ -19,15 +28,16 @@ const published = {
   file: root.dataset.file,
   tables: [...document.querySelectorAll(".sql-table[data-size]")].map((el) => ({name: el.dataset.table, size: el.dataset.size})),
 };
-// DuckDB-WASM (its module, worker and the database file's catalogue) is fetched for the first query, not
-// on the page's first visit: a visit that runs nothing loads the page alone (tests/test_page_budget.py).
+// DuckDB-WASM (its JavaScript, module, worker and the database file's catalogue) is fetched for the first
+// query, not on the page's first visit: a visit that runs nothing loads the page alone
+// (tests/test_page_budget.py).
 status.textContent = "DuckDB starts in this browser when you run a query: a query fetches the parts of the tables it reads.";
 runButton.hidden = false;
 function open() {
   const started = performance.now();
   runButton.disabled = true;
   status.textContent = "Loading DuckDB…";
-  return openDatabase(root.dataset.duckdb, published).then((db) => {
+  return loadEngine().then(({openDatabase}) => openDatabase(root.dataset.duckdb, published)).then((db) => {
     if (!performance.getEntriesByName("sql-ready").length) performance.mark("sql-ready");  // benchmarks/bench_sql.py
     status.textContent = `DuckDB ready in ${Math.round(performance.now() - started)} ms; a query fetches the parts of the tables it reads.`;
     runButton.disabled = false;
@@ -50,6 +60,9 @@ async function execute(sql) {
   ready ??= open();
   const db = await ready;
   if (!db) return;
+  const loaded = await engine;
+  const {QueryStopped, chartOf, mostRead, run, showTable} = loaded;
+  csvOf = loaded.csvOf;
   error.hidden = true;
   const t0 = performance.now();
   root.setAttribute("aria-busy", "true");
@@ -81,7 +94,7 @@ async function execute(sql) {
     `${count} ${count === 1 ? "row" : "rows"} in ${ms} ms${count > 1000 ? " (the first 1,000 shown; the CSV has all)" : ""}`;
   resultBox.hidden = false;  // before drawing: the chart takes the width it is given
   showTable(document.getElementById("sql-table"), current);
-  drawChart(current);
+  drawChart(chartOf(current));
   status.textContent = `${count} ${count === 1 ? "row" : "rows"}.`;
 }
 
@@ -93,8 +106,7 @@ function reads(tables) {
   return `which reads ${listed}, less where it keeps to some studies`;
 }
 
-function drawChart(result) {
-  const chart = chartOf(result);
+function drawChart(chart) {
   figure.querySelector("svg, figure")?.remove();
   const caption = figure.querySelector("figcaption");
   if (!chart.draw) {
