@@ -445,3 +445,32 @@ def test_no_metric_key_reaches_the_charts(page, site_url, query):
         slugs = [key, key.replace("_", " ")] if "_" in key else [f"{key} ("]
         assert not [slug for slug in slugs if slug in text], key
     assert page.errors == []
+
+
+def test_the_catalogue_s_first_view_loads_its_first_studies_up_to_250_values(page, catalogue_url, catalogue):
+    """Explore's first view on the whole catalogue (1,780 values in 32 studies) fetches the row pages of
+    its first studies up to ROW_BUDGET's 250 values (explore-load.js), says so, and a filter fetches the
+    studies it needs, a study of more than 250 values whole."""
+    studies = json.loads((catalogue.export / "data" / "explore.json").read_text(encoding="utf-8"))["studies"]
+    counts = [(s["study"], s["count"]) for s in studies]
+    total = sum(c for _, c in counts)
+    first, values = [], 0
+    for study, count in counts:  # the list's order: the catalogue's first three are 52, 32 and 270 values
+        if first and values + count > 250:
+            break
+        first.append(study)
+        values += count
+    assert first == [GRAID, "guitarrapc-docker-mysql-doublewrite-2022"] and values == 84
+    requested = []
+    page.on("request", lambda r: "/explore/rows/" in r.url and requested.append(r.url.split("/explore/rows/")[1]))
+    _goto(page, catalogue_url + "/explore/")
+    assert page.locator("#explore-status").inner_text() == (
+        f"84 of {total} values (showing the first 50). Values of 2 of {len(counts)} studies shown: pick filters to narrow.")
+    assert requested == [f"{s}/" for s in first]
+    big = "hgxl64-mdev13845-myrocks-compression-2018"
+    page.locator(f'fieldset[data-param="study"] input[value="{big}"]').check()
+    page.wait_for_url(f"**/explore/?study={big}")
+    page.wait_for_selector('#explore-status[aria-busy="false"]')
+    assert page.locator("#explore-status").inner_text() == f"270 of {total} values (showing the first 50)."
+    assert requested[2:] == [f"{big}/"]
+    assert page.errors == []
