@@ -9,8 +9,10 @@ The file is Parquet (``cited/<id>.parquet``), written by ``benchdb import --cite
 - its rows are the interval samples, in the order of their lines and times: a column ``line`` (the log's
   line a sample is read from) and the columns of INTERVAL_COLUMNS (every one present, null where the log
   prints none), and of EXTRA_INTERVAL_COLUMNS where the log prints them. ``line``, ``t_s`` and
-  ``threads`` are 64-bit whole numbers; every other column 64-bit whole numbers where the log prints its
-  numbers without a point, doubles where it prints them with one (or null throughout).
+  ``threads`` are 64-bit whole numbers (``t_s`` and ``threads`` within the 32 bits the database stores
+  them in: INTEGER_RANGE of ingest/parsers/sysbench_intervals.py); every other column 64-bit whole numbers
+  where the log prints its numbers without a point, doubles where it prints them with one (or null
+  throughout).
 
 Every value is as the parser gives it. Nothing else may be in the file: an unknown column or key, a
 column of another type, a sample out of order or outside the run's lines is an error naming the field and

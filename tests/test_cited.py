@@ -176,6 +176,15 @@ AT = "cited/ro-16.parquet: "
     (dict(table=_column("threads", [16.0, 16.0, 16.0], pa.float64())),
      [AT + "threads: the column should hold whole numbers (64-bit), not double"]),
     (dict(table=_column("line", [14, None, 16])), [AT + "line: row 2: no value (each sample has its line and time)"]),
+    # 64-bit in the file, 32-bit in the database (intervals: INTEGER): refused here, not at the load (issue #61)
+    (dict(table=_column("t_s", [10, 20, 2147483648])),
+     [AT + "t_s: row 3: 2,147,483,648 is beyond the whole numbers the database stores here "
+           "(-2,147,483,648 to 2,147,483,647)"]),
+    (dict(table=_column("threads", [16, 1099511627776, 16])),
+     [AT + "threads: row 2: 1,099,511,627,776 is beyond the whole numbers the database stores here "
+           "(-2,147,483,648 to 2,147,483,647)"]),
+    (dict(run=_replaced('"threads": 16', '"threads": 1099511627776')),
+     [AT + "benchdb.run.threads: Input should be less than or equal to 2147483647 (got 1099511627776)"]),
     (dict(table=lambda t: t.append_column("speed", pa.array([1, 2, 3]))),
      [AT + "speed: unknown key (not part of a figures file)"]),
     (dict(table=lambda t: t.drop_columns(["threads"])), [AT + "threads: missing required field"]),
@@ -267,6 +276,35 @@ def test_a_carried_log_with_an_origin_needs_its_licence_and_its_bytes(bundle_dir
         "bundle.yaml:28: results[ro-16].origin.licence: a log carried in the bundle needs the licence that allows "
         "republishing it; a log of a repository without one is cited (type: cited, benchdb import --cite)",
         f"bundle.yaml:28: results[ro-16].origin.sha256: artifacts/run.log has the SHA-256 {SHA}, not the origin's"]
+
+
+@pytest.mark.parametrize("line, edit, expected", [
+    # the log's samples of lines 14-16 at 10, 20 and 30 s; its header's thread count on line 5
+    (16, ("[ 30s ]", "[ 2147483648s ]"), "artifacts/run.log line 16: t_s: 2,147,483,648 is beyond the whole "
+                                          "numbers the database stores here (-2,147,483,648 to 2,147,483,647)"),
+    (16, ("thds: 16", "thds: 99999999999"), "artifacts/run.log line 16: threads: 99,999,999,999 is beyond the "
+                                            "whole numbers the database stores here (-2,147,483,648 to 2,147,483,647)"),
+    (5, ("threads: 16", "threads: 99999999999"),
+     "artifacts/run.log: threads: Input should be less than or equal to 2147483647 (got 99999999999)"),
+])
+def test_a_carried_log_with_a_number_the_database_cannot_store_is_refused_at_its_line(bundle_dir, line, edit,
+                                                                                    expected):
+    """A log line `[ 2147483648s ] ...` validated with a warning and then stopped the build at the load with
+    an error that named no bundle (issue #61)."""
+    text = BUNDLE[:BUNDLE.index("  - type: cited")] + """\
+  - type: artifact
+    id: ro-16
+    format: sysbench
+    path: artifacts/run.log
+    system: a
+"""
+    folder = bundle_dir("cited", text)
+    (folder / "artifacts").mkdir()
+    lines = LOG.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert edit[0] in lines[line - 1]
+    lines[line - 1] = lines[line - 1].replace(*edit)
+    (folder / "artifacts" / "run.log").write_text("".join(lines), encoding="utf-8")
+    assert [p for p in _problems(folder) if "warning" not in p] == [f"bundle.yaml:26: results[ro-16].path: {expected}"]
 
 
 # --- benchdb import --cite --------------------------------------------------------------------------

@@ -243,11 +243,15 @@ def test_buffer_pool_ratio_has_one_rounding(database, exported):
 
 def test_the_intervals_table_has_the_parser_s_columns(database):
     """One list of interval columns (the parser's): the table in schema.sql holds exactly those."""
-    from ingest.parsers.sysbench_intervals import STORED_COLUMNS
+    from ingest.parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE, STORED_COLUMNS
 
     con = duckdb.connect(str(database), read_only=True)
     try:
-        names = [r[0] for r in con.execute("DESCRIBE intervals").fetchall()]
+        described = con.execute("DESCRIBE intervals").fetchall()
+        low, high = con.execute("SELECT CAST(-2147483648 AS INTEGER), CAST(2147483647 AS INTEGER)").fetchone()
     finally:
         con.close()
-    assert names == ["study", "artifact", *STORED_COLUMNS]
+    assert [r[0] for r in described] == ["study", "artifact", *STORED_COLUMNS]
+    # the whole numbers validation bounds (issue #61) are those of the table's INTEGER columns
+    assert tuple(r[0] for r in described if r[1] == "INTEGER") == INTEGER_COLUMNS
+    assert INTEGER_RANGE == (low, high)

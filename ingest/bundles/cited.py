@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from schema.figures import RUN_KEY, FiguresRun
 
-from ..parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns
+from ..parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE, INTERVAL_COLUMNS, IntervalColumns
 from ..parsers.sysbench_recheck import unrecorded
 from ..parsers.sysbench_rows import EXTRA_INTERVAL_COLUMNS
 
@@ -240,6 +240,30 @@ def rechecked(run: dict, problems: list[FiguresProblem], *, line: int | None,
     return run, problems
 
 
+# The kinds of pydantic's errors of a number beyond its bounds
+_RANGES = ("less_than_equal", "less_than", "greater_than_equal", "greater_than")
+
+
+def stored_problems(run: dict) -> list[FiguresProblem]:
+    """What the database could not store of a run parsed from a log (a carried one): each of its whole
+    numbers within the range FiguresRun gives it (a figures file's, whose bounds are the database
+    columns'), and each interval sample's INTEGER_COLUMNS within INTEGER_RANGE, at the log's line. A
+    figures file's own are checked as it is read (read_header, _rows)."""
+    try:
+        FiguresRun.model_validate({k: v for k, v in run.items() if k != "intervals"})
+        problems = []
+    except ValidationError as exc:
+        problems = [p for p in _model_problems(exc, None) if p.kind in _RANGES]
+    low, high = INTEGER_RANGE
+    beyond = run["intervals"].beyond_integer()
+    problems += [FiguresProblem(line, name, "out-of-range",
+                                f"{value:,} is beyond the whole numbers the database stores here ({low:,} to {high:,})")
+                 for line, name, value in beyond[:MAX_PROBLEMS]]
+    if len(beyond) > MAX_PROBLEMS:
+        problems.append(FiguresProblem(None, "", "out-of-range", f"{len(beyond) - MAX_PROBLEMS:,} more samples beyond it"))
+    return problems
+
+
 # --- reading ------------------------------------------------------------------------------------
 
 
@@ -317,6 +341,11 @@ def _rows(table: pa.Table, inside: range) -> list[FiguresProblem]:
         if table.schema.field(name).type == pa.float64():
             values = table.column(name).fill_null(0.0).to_numpy()
             at(np.flatnonzero(~np.isfinite(values)), name, lambda i, v=values: f"{float(v[i])!r} is not a finite number")
+    low, high = INTEGER_RANGE
+    for name in INTEGER_COLUMNS:
+        values = table.column(name).fill_null(0).to_numpy()
+        at(np.flatnonzero((values < low) | (values > high)), name,
+           lambda i, v=values: f"{int(v[i]):,} is beyond the whole numbers the database stores here ({low:,} to {high:,})")
     at(np.flatnonzero((lines < inside.start) | (lines >= inside.stop)), "line",
        lambda i: f"line {lines[i]} is outside the run's lines {inside.start}-{inside.stop - 1}")
     at(np.flatnonzero(np.diff(lines) <= 0) + 1, "line",

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from schema.models import SCHEMA_VERSION, TO_BE_STATED, Artifact, Bundle, Cited, Derived, ResultTable
 from schema.numbers import NUMBER_TEXT, inexact, why_not_plain
 
-from .cited import read_figures
+from .cited import read_figures, stored_problems
 from .claims import verdict_of
 from .derive import Derivation, derive
 from .fields import fileio_metrics, never_negative, unit_misspelt
@@ -345,6 +345,12 @@ class _Checker:
         except ParseError as exc:
             message = str(exc).replace(str(target), a.path, 1)
             self.add(loc + ("path",), "artifact-unreadable", message)
+            return
+        beyond = stored_problems(run)
+        for p in beyond:
+            at = f" line {p.line}" if p.line else ""
+            self.add(loc + ("path",), p.kind, f"{a.path}{at}: {p.field}: {p.message}" if p.field else f"{a.path}: {p.message}")
+        if beyond:
             return
         self.parsed[a.id] = run
         self._run(loc, a, run, name=a.path)

@@ -24,6 +24,11 @@ INTERVAL_COLUMNS = ("t_s", "threads", "tps", "qps", "reads_s", "writes_s", "othe
 # and written, fsyncs a second): the intervals table holds INTERVAL_COLUMNS and these, empty for other runs.
 FILEIO_COLUMNS = ("read_mib_s", "written_mib_s", "fsyncs_s")
 STORED_COLUMNS = INTERVAL_COLUMNS + FILEIO_COLUMNS
+# The columns the intervals table holds as INTEGER (32 bits: schema.sql, checked by a test), and the whole
+# numbers such a column holds (schema/models.py: INT_MAX). A sample beyond them is refused where it is read
+# (validate: a log's line, a figures file's row), not at the load, whose error names no bundle (issue #61).
+INTEGER_COLUMNS = ("t_s", "threads")
+INTEGER_RANGE = (-2**31, 2**31 - 1)
 
 # One 1.0 interval line as sysbench prints it, each number written as digits (with a point where
 # sysbench prints one). Everything the block reader checks follows from it:
@@ -238,6 +243,18 @@ class IntervalColumns:
                     return start
                 start, following = lines[i], v
         return start
+
+    def beyond_integer(self) -> list[tuple[int, str, int]]:
+        """Each sample's value of INTEGER_COLUMNS outside INTEGER_RANGE: (its line, the column, the value), in
+        the order of the samples."""
+        low, high = INTEGER_RANGE
+        found = []
+        for table, lines in self.parts():
+            for name in INTEGER_COLUMNS:
+                if name in table.column_names and pa.types.is_integer(table.schema.field(name).type):
+                    values = table.column(name).fill_null(0).to_numpy()
+                    found += [(lines[i], name, int(values[i])) for i in np.flatnonzero((values < low) | (values > high))]
+        return sorted(found, key=lambda f: (f[0], INTEGER_COLUMNS.index(f[1])))
 
     def to_rows(self) -> list[dict]:
         """One dict a sample, as ``benchdb parse`` prints them."""
