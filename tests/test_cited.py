@@ -164,6 +164,8 @@ AT = "cited/ro-16.parquet: "
      [AT + "benchdb.run.source_lines.tps: line 99 is outside the run's lines 1-43"]),
     (dict(run=_replaced('"tps": 2434.78', '"tps": 2434.78, "tps": 1')), [AT + "benchdb.run: key 'tps' is given twice"]),
     (dict(run=_replaced('"tps": 2434.78', '"tps": NaN')), [AT + "benchdb.run: NaN is not a number a figure may be"]),
+    (dict(run=_replaced('"warnings": []', '"warnings": ' + "[" * 980 + "]" * 980)),
+     [AT + "benchdb.run: objects and lists nested more than 16 deep"]),  # a RecursionError before (issue #61)
     (dict(run=lambda t: "{"), [AT + "benchdb.run: not JSON: Expecting property name enclosed in double quotes: "
                                     "line 1 column 2 (char 1)"]),
     # the samples of lines 14, 15, 16 at 10, 20, 30 s: row 2 is line 15's

@@ -42,6 +42,9 @@ def _copy(tmp_path: Path, line: int | None = None, old: str = "", new: str = "")
     (3, '"tps": 2455.1', '"tps": NaN', "3: : NaN is not a number a figure may be"),
     (4, '"threads": 16, ', '', "4: threads: missing required field"),
     (4, '{', '[', "4: : not JSON: Expecting ',' delimiter: line 1 column 8 (char 7)"),
+    # 980 lists in one another, 2 KB: a RecursionError out of the JSON parser before (issue #61)
+    (3, '"tps": 2455.1', '"tps": ' + "[" * 980 + "]" * 980, "3: : objects and lists nested more than 16 deep"),
+    (1, '"warnings": []', '"warnings": ' + "[" * 980 + "]" * 980, "1: : objects and lists nested more than 16 deep"),
 ])
 def test_a_malformed_file_of_json_lines_is_refused_naming_its_line_and_field(tmp_path, line, old, new, expected):
     run, problems = read_figures_lines(_copy(tmp_path, line, old, new))

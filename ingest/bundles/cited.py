@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
@@ -128,7 +129,27 @@ def _constant(name: str) -> float:
     raise Refused(f"{name} is not a number a figure may be")
 
 
+MAX_DEPTH = 16  # of a run's figures' objects and lists within each other (the format's: 4)
+# what JSON nests by: a string whole (its brackets are text), or a bracket
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _depth(text: str) -> int:
+    """How deep ``text``'s objects and lists go, read without parsing it (a parser recurses: about 1,000
+    levels of ``[`` end Python's json in a RecursionError, issue #61)."""
+    depth = deepest = 0
+    for token in _NESTING.findall(text):
+        if token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
 def strict_json(text: str) -> Any:
+    if _depth(text) > MAX_DEPTH:
+        raise Refused(f"objects and lists nested more than {MAX_DEPTH} deep")
     try:
         return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
     except Refused:
