@@ -209,6 +209,20 @@ def test_a_figures_file_that_is_not_parquet_is_refused_before_it_is_read(cited):
     assert _problems(cited) == [AT + "67,108,865 bytes: more than the 67,108,864 a figures file may be", REFUSED]
 
 
+def test_figures_beyond_a_file_s_or_a_bundle_s_samples_are_refused_before_they_are_read(cited, monkeypatch):
+    """A file may hold 1,000,000 samples and a bundle's files 2,000,000 together (cited.py): one of 10
+    million took validate 96 s and 4.2 GB, and the build 6 minutes (issue #61). Here the fixture's file
+    of 3 samples against bounds of 2."""
+    from ingest.bundles import cited as module, validate
+    monkeypatch.setattr(module, "MAX_SAMPLES", 2)
+    assert _problems(cited) == [AT + "3 samples: more than the 2 a figures file may hold", REFUSED]
+    monkeypatch.setattr(module, "MAX_SAMPLES", 1_000_000)
+    monkeypatch.setattr(module, "MAX_BUNDLE_SAMPLES", 2)
+    monkeypatch.setattr(validate, "MAX_BUNDLE_SAMPLES", 2)
+    assert _problems(cited) == [AT + "3 samples: more than the 2 left of the 2 a bundle's figures files may hold "
+                                     "together", REFUSED]
+
+
 def test_a_figures_file_with_other_metadata_is_refused(cited):
     path = cited / "cited" / "ro-16.parquet"
     samples = pq.read_table(path).replace_schema_metadata(None)

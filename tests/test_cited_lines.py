@@ -52,6 +52,17 @@ def test_a_malformed_file_of_json_lines_is_refused_naming_its_line_and_field(tmp
     assert [f"{p.line}: {p.field}: {p.message}" for p in problems] == [expected]
 
 
+def test_a_file_of_json_lines_past_its_size_is_refused_unread(tmp_path, monkeypatch):
+    """A bad last line sent a 3-million-sample file to the line-by-line reader: 143 s and 4.3 GB (issue #61)."""
+    from ingest.bundles import cited_lines
+    path = _copy(tmp_path)
+    monkeypatch.setattr(cited_lines, "MAX_FILE_BYTES", 1000)
+    run, problems = read_figures_lines(path)
+    assert run is None
+    assert [f"{p.line}: {p.message}" for p in problems] == [
+        f"None: {path.stat().st_size:,} bytes: more than the 1,000 a figures file of JSON Lines may be"]
+
+
 def test_json_lines_and_parquet_give_the_same_run(tmp_path):
     from ingest.bundles.cited import write_figures
     lines_run, problems = read_figures_lines(FIXTURE)

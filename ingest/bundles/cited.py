@@ -34,7 +34,11 @@ FOLDER = "cited"  # where import writes a bundle's figures files: cited/<id>.par
 SUFFIX = ".parquet"
 MAX_FILE_BYTES = 64 * 2**20  # ~3 million samples as written; the largest of data/ is 0.2 MB
 MAX_FOOTER_BYTES = 4 * 2**20  # the run's figures and the columns' layout; as large as a bundle.yaml may be
-MAX_SAMPLES = 5_000_000  # 58 days of 1 s intervals
+# Samples of one file (11.6 days of 1 s intervals; data/'s largest holds 21,630) and of a bundle's figures
+# files together (its largest 198,035): a file at the limit is read in about 1.3 s of CPU and 467 MiB
+# (benchmarks/bench_figures_limit.py; HISTORY.md, issue #61), where one of 5 million took 1.7 GB.
+MAX_SAMPLES = 1_000_000
+MAX_BUNDLE_SAMPLES = 2_000_000
 MAX_COLUMN_BYTES = 8 * MAX_SAMPLES + 2**20  # a column's decompressed size: 8 bytes a sample and its pages' own
 MAX_PROBLEMS = 50  # of one file; the rest are counted in one more
 _ROW_KEYS = ("line", *INTERVAL_COLUMNS)
@@ -288,8 +292,9 @@ def stored_problems(run: dict) -> list[FiguresProblem]:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def _bounded(path: Path) -> tuple[pq.FileMetaData | None, list[FiguresProblem]]:
-    """The file's Parquet metadata, when the file, its footer, its samples and its columns are within bounds."""
+def _bounded(path: Path, most: int) -> tuple[pq.FileMetaData | None, list[FiguresProblem]]:
+    """The file's Parquet metadata, when the file, its footer, its samples (at most ``most``) and its columns
+    are within bounds."""
     def refused(message: str, field: str = "") -> tuple[None, list[FiguresProblem]]:
         return None, [FiguresProblem(None, field, "figures", message)]
 
@@ -316,6 +321,9 @@ def _bounded(path: Path) -> tuple[pq.FileMetaData | None, list[FiguresProblem]]:
         return refused(f"not a Parquet file Arrow reads: {exc}")
     if meta.num_rows > MAX_SAMPLES:
         return refused(f"{meta.num_rows:,} samples: more than the {MAX_SAMPLES:,} a figures file may hold")
+    if meta.num_rows > most:
+        return refused(f"{meta.num_rows:,} samples: more than the {most:,} left of the {MAX_BUNDLE_SAMPLES:,} "
+                       "a bundle's figures files may hold together")
     for i in range(meta.num_columns):
         name = meta.schema.column(i).name
         stored = sum(meta.row_group(g).column(i).total_uncompressed_size for g in range(meta.num_row_groups))
@@ -376,10 +384,11 @@ def _rows(table: pa.Table, inside: range) -> list[FiguresProblem]:
     return problems
 
 
-def read_figures(path: Path) -> tuple[dict | None, list[FiguresProblem]]:
+def read_figures(path: Path, *, most: int = MAX_SAMPLES) -> tuple[dict | None, list[FiguresProblem]]:
     """The run a figures file holds (as sysbench_runs.parse_file gives a log's: its intervals an
-    IntervalColumns), or None, and every problem found."""
-    meta, problems = _bounded(path)
+    IntervalColumns), or None, and every problem found; a file of more than ``most`` samples (what is
+    left of its bundle's MAX_BUNDLE_SAMPLES) is refused before its samples are read."""
+    meta, problems = _bounded(path, most)
     if meta is None:
         return None, problems
     stored = meta.metadata or {}

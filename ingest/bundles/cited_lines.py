@@ -20,6 +20,9 @@ from .cited import MESSAGES, FiguresProblem, Refused, finite, read_header, reche
 
 SUFFIX = ".jsonl"
 MAX_LINE_BYTES = 4 * 2**20  # as large as a bundle.yaml may be (yamlfile.py)
+# A file of cited.py's MAX_SAMPLES samples as import wrote them (215 bytes a sample over data/'s 327 files)
+# fits
+MAX_FILE_BYTES = 256 * 2**20
 MAX_PROBLEMS = 50  # of one file; the rest are counted in one more
 _INT64 = range(-2**63, 2**63)
 _ROW_KEYS = ("line", *INTERVAL_COLUMNS)
@@ -128,6 +131,13 @@ def read_figures_lines(path: Path) -> tuple[dict | None, list[FiguresProblem]]:
     IntervalColumns), or None, and every problem found; warnings are the checks of the figures
     (sysbench_recheck.py) that the parser did not record. The samples are read by Arrow at once
     (_fast_rows), or line by line where that finds anything amiss."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return None, [FiguresProblem(None, "", "io", f"cannot read: {exc.strerror or exc}")]
+    if size > MAX_FILE_BYTES:
+        return None, [FiguresProblem(None, "", "figures", f"{size:,} bytes: more than the {MAX_FILE_BYTES:,} a "
+                                                          "figures file of JSON Lines may be")]
     try:
         with open(path, "rb") as f:
             first = f.readline(MAX_LINE_BYTES + 1)

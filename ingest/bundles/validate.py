@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from schema.models import SCHEMA_VERSION, TO_BE_STATED, Artifact, Bundle, Cited, Derived, ResultTable
 from schema.numbers import NUMBER_TEXT, inexact, why_not_plain
 
-from .cited import read_figures, stored_problems
+from .cited import MAX_BUNDLE_SAMPLES, read_figures, stored_problems
 from .claims import verdict_of
 from .derive import Derivation, derive
 from .fields import fileio_metrics, never_negative, unit_misspelt
@@ -117,6 +117,7 @@ class _Checker:
         self.problems: list[Problem] = []
         self.parsed: dict[str, dict] = {}  # artifact id -> parsed artifact, reused by the loader
         self.derivation = Derivation()
+        self.samples_left = MAX_BUNDLE_SAMPLES  # of the bundle's figures files together (cited.py)
 
     def add(self, loc: tuple, kind: str, message: str, *, severity: str = "error") -> None:
         path, name = _yaml_path(self.doc.data, loc)
@@ -302,12 +303,13 @@ class _Checker:
         target = self._placed(loc, c, systems, workloads, field="figures")
         if target is None:
             return
-        run, found = read_figures(target)
+        run, found = read_figures(target, most=self.samples_left)
         shown = display_path(self.folder / c.figures)
         self.problems.extend(Problem(shown, p.line, p.field, p.kind, p.message, p.severity) for p in found)
         if run is None:
             self.add(loc + ("figures",), "figures", f"{c.figures} does not hold a run's figures (its problems above)")
             return
+        self.samples_left -= len(run["intervals"])
         self.parsed[c.id] = run
         self._run(loc, c, run, name=c.origin.path)
 

@@ -20,6 +20,7 @@ from schema import models as m
 from ..bundles.fields import Field as Published, never_negative, registry
 from .reference_fields import Row, Section, flow, member_tag, members, model, needed, short, shown, tag, without_none, \
     words
+from .reference_limits import limits
 from .reference_messages import FIXTURE, Fixture, Wrong, fixture, general, misspelt, wrongs
 
 DOCS = Path("docs")
@@ -197,6 +198,10 @@ def bundle_format_page(*, root: Path) -> str:
             "(`schema/fields.yaml`, `metrics` and `never_negative`). Each has one unit, which every value of it is "
             "stored and shown with: a bundle need not state a value's `unit`, and where it does, validate refuses any "
             "other spelling (a label keeps the word a source prints).", "", _metrics(),
+            "## Limits", "",
+            "What validate reads is hostile input: past these limits a file is refused, naming the limit, before "
+            "it is read whole (each figure is read from the constant its reader enforces).", "",
+            table(["What", "Of", "At most", "Enforced by"], [[what, of, most, code(owner)] for what, of, most, owner in limits()]),
             "## Published fields", "",
             "The fields of a bundle that the site and its downloads publish with each value (`schema/fields.yaml`). "
             "A facet page compares, within each study, the systems that differ in that field alone.", "",
