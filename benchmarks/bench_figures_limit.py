@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy's
 from ingest.bundles.cited import MAX_SAMPLES  # noqa: E402
 
 LOG = ROOT / "tests" / "fixtures" / "cited-repo" / "runs" / "ro 16#" / "sysbench.log"
+ORIGIN = {"result": "limit", "sha256": "0" * 64}  # what the file says it is of, and is read as
 # the process's peak resident memory: VmHWM, which starts anew at exec (ru_maxrss keeps the parent's)
 READ = """
 import json, re, sys, time
@@ -36,7 +37,7 @@ def peak():
         return int(re.search(r"VmHWM:\\s+(\\d+) kB", f.read()).group(1)) / 1024
 before = peak()
 start = time.process_time()
-run, problems = read_figures(Path(sys.argv[2]))
+run, problems = read_figures(Path(sys.argv[2]), origin=json.loads(sys.argv[3]))
 print(json.dumps({"cpu_s": time.process_time() - start, "peak_mib": peak(), "imports_mib": before,
                   "read": run is not None, "problems": [p.message for p in problems]}))
 """
@@ -64,7 +65,7 @@ def write(path: Path, samples: int) -> None:
     run["source_lines"] = {k: 0 for k in run["source_lines"]}
     run["histogram"] = []
     run["interval_tps_cv"] = round(float(np.std(tps) / np.mean(tps)), 4)
-    write_figures(run, path)
+    write_figures(run, path, origin=ORIGIN)
 
 
 def main() -> None:
@@ -76,7 +77,7 @@ def main() -> None:
         path = Path(tmp) / "limit.parquet"
         write(path, args.samples)
         size = path.stat().st_size
-        reads = [json.loads(subprocess.run([sys.executable, "-c", READ, str(ROOT), str(path)], check=True,
+        reads = [json.loads(subprocess.run([sys.executable, "-c", READ, str(ROOT), str(path), json.dumps(ORIGIN)], check=True,
                                            capture_output=True, text=True).stdout) for _ in range(args.runs)]
     cpu = [r["cpu_s"] for r in reads]
     peak = [r["peak_mib"] for r in reads]

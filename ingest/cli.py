@@ -280,8 +280,9 @@ def schema(write: bool) -> None:
 @click.option("--write", is_flag=True, help="Rewrite each bundle file instead of saying what would change.")
 def migrate(paths: tuple[Path, ...], write: bool) -> None:
     """Rewrite bundles of an older format to the current one, units written as a source prints them
-    (TpmC) to the registry's spelling, and cited logs' figures files of JSON Lines as Parquet (default:
-    every bundle in data/)."""
+    (TpmC) to the registry's spelling, and cited logs' figures files of JSON Lines as Parquet, each tied
+    to its result and its log's SHA-256 as the bundle gives them (a Parquet file written before the tie
+    gets it too) (default: every bundle in data/)."""
     from .bundles.migrate import MigrateError, convert_figures, migrated
     from .bundles.validate import display_path, find_bundle_files
 
@@ -304,7 +305,8 @@ def migrate(paths: tuple[Path, ...], write: bool) -> None:
         if write:
             file.write_text(text, encoding="utf-8")
             for rewrite in figures:
-                (file.parent / rewrite.old).unlink()
+                if rewrite.old != rewrite.new:  # a JSON Lines file written again as Parquet
+                    (file.parent / rewrite.old).unlink()
         said = ([f"{display_path(file)}: format {' -> '.join(map(str, formats))}"] if formats else []) + [
             f"{display_path(file)}:{rewrite}" for rewrite in [*units, *figures]]
         for line in said:

@@ -3,9 +3,11 @@ that may not be republished, kept in the bundle instead of the log.
 
 The file is Parquet (``cited/<id>.parquet``), written by ``benchdb import --cite``:
 
-- its key-value metadata holds one key, RUN_KEY: the run as ``benchdb parse sysbench`` prints it, as a
+- its key-value metadata holds two keys: RUN_KEY, the run as ``benchdb parse sysbench`` prints it, as a
   JSON object, without its interval samples: ``FiguresRun`` below (its figures, the line of each in
-  ``source_lines``, its warnings, the lines of the log the run spans);
+  ``source_lines``, its warnings, the lines of the log the run spans); and ORIGIN_KEY, what the figures
+  are of: ``FiguresOrigin`` below (the one result that names the file, and the SHA-256 of the log they
+  were read from, which must be that result's ``origin.sha256``);
 - its rows are the interval samples, in the order of their lines and times: a column ``line`` (the log's
   line a sample is read from) and the columns of INTERVAL_COLUMNS (every one present, null where the log
   prints none), and of EXTRA_INTERVAL_COLUMNS where the log prints them. ``line``, ``t_s`` and
@@ -26,9 +28,10 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from .models import INT_MAX, Model, Positive, Text, _plain_text
+from .models import INT_MAX, Id, Model, Positive, Sha256, Text, _plain_text
 
 RUN_KEY = "benchdb.run"  # the metadata key of the run's figures
+ORIGIN_KEY = "benchdb.origin"  # the metadata key of what they are of (FiguresOrigin)
 
 # Whole numbers as the parser reads them (64 bits, what Arrow and the database's BIGINT hold), and numbers
 Whole = Annotated[int, Field(ge=-2**63, lt=2**63)]
@@ -111,3 +114,12 @@ class FiguresRun(Model):
     queue: list[QueueReport] | None = None
     checkpoints: list[Checkpoint] | None = None
     fileio: dict[Text, Number | dict[Text, Number | dict[Text, Number] | None] | None] | None = None
+
+
+class FiguresOrigin(Model):
+    """What a figures file's figures are of, so that a file is the figures of one result and of the log its
+    origin names: two results cannot name one file, nor a result the figures of another log (issue #61).
+    Written by ``benchdb import --cite``; ``benchdb migrate --write`` adds it to a file written before."""
+
+    result: Id  # the id of the cited result that names the file
+    sha256: Sha256  # of the log the figures were read from: the result's origin.sha256

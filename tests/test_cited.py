@@ -21,6 +21,7 @@ REPO = Path(__file__).parent / "fixtures" / "cited-repo"
 LOG = REPO / "runs" / "ro 16#" / "sysbench.log"
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 SHA = "2c1e9122c06e5f80f83297aee7882d16bf350527cb99d9a84ee76535593e26c2"  # sha256sum of LOG
+ORIGIN = {"result": "ro-16", "sha256": SHA}  # what the fixture's figures file is of
 BLOB = ("https://github.com/Example-Lab/results/blob/0123456789abcdef0123456789abcdef01234567/"
         "bench/runs/ro%2016%23/sysbench.log")
 
@@ -67,7 +68,7 @@ def test_the_fixture_is_the_file_the_sha256_names():
 @pytest.fixture
 def cited(bundle_dir) -> Path:
     folder = bundle_dir("cited", BUNDLE)
-    write_figures(parse_file(LOG), folder / "cited" / "ro-16.parquet")
+    write_figures(parse_file(LOG), folder / "cited" / "ro-16.parquet", origin=ORIGIN)
     return folder
 
 
@@ -126,15 +127,17 @@ def test_a_cited_log_gives_the_rows_its_parsed_log_gives(cited, tmp_path):
             assert con.execute(query, ["cited"]).fetchall() == con.execute(query, ["carried"]).fetchall()
 
 
-def _rewrite(folder: Path, *, run=None, table=None) -> None:
-    """The figures file rewritten with its run's JSON text edited by ``run`` and its samples by ``table``."""
+def _rewrite(folder: Path, *, run=None, table=None, origin=None) -> None:
+    """The figures file rewritten with its run's JSON text edited by ``run``, its samples by ``table`` and
+    what it says it is of by ``origin`` (None: left out)."""
     path = folder / "cited" / "ro-16.parquet"
-    text = pq.read_metadata(path).metadata[b"benchdb.run"].decode()
+    stored = pq.read_metadata(path).metadata
+    text, tie = stored[b"benchdb.run"].decode(), stored[b"benchdb.origin"].decode()
     samples = pq.read_table(path)
-    text, samples = (run or (lambda t: t))(text), (table or (lambda t: t))(samples)
+    text, samples, tie = (run or (lambda t: t))(text), (table or (lambda t: t))(samples), (origin or (lambda t: t))(tie)
     with pq.ParquetWriter(path, samples.schema, store_schema=False) as writer:
         writer.write_table(samples)
-        writer.add_key_value_metadata({"benchdb.run": text})
+        writer.add_key_value_metadata({"benchdb.run": text, **({"benchdb.origin": tie} if tie is not None else {})})
 
 
 def _replaced(old: str, new: str):
@@ -190,6 +193,18 @@ AT = "cited/ro-16.parquet: "
     (dict(table=lambda t: t.append_column("speed", pa.array([1, 2, 3]))),
      [AT + "speed: unknown key (not part of a figures file)"]),
     (dict(table=lambda t: t.drop_columns(["threads"])), [AT + "threads: missing required field"]),
+    # tied to one result and its log (issue #61): the figures of another result, or of another log
+    (dict(origin=_replaced('"ro-16"', '"ro-32"')),
+     [AT + "benchdb.origin.result: the figures of result 'ro-32', not of 'ro-16', which names the file: a file is "
+           "the figures of one result"]),
+    (dict(origin=_replaced(SHA, "1" * 64)),
+     [AT + f"benchdb.origin.sha256: read from the log of SHA-256 {'1' * 64}, not from the one the result's origin "
+           f"names ({SHA})"]),
+    (dict(origin=lambda t: None),
+     [AT + "benchdb.origin: missing required field: the result and the SHA-256 of the log the figures were read "
+           "from (`benchdb migrate --write` adds them from the bundle, for a file written before)"]),
+    (dict(origin=_replaced(SHA, "abc")),
+     [AT + "benchdb.origin.sha256: String should match pattern '^[0-9a-f]{64}$' (got 'abc')"]),
 ])
 def test_a_malformed_figures_file_is_refused_naming_its_field_and_row(cited, edit, expected):
     _rewrite(cited, **edit)
@@ -223,12 +238,35 @@ def test_figures_beyond_a_file_s_or_a_bundle_s_samples_are_refused_before_they_a
                                      "together", REFUSED]
 
 
+def test_migrate_ties_a_figures_file_of_before_to_its_result_and_log(cited):
+    """A Parquet file written before figures named their result and log (issue #61) is written again with
+    them, from the bundle: its samples and figures as they were."""
+    from click.testing import CliRunner
+
+    from ingest.cli import main
+    path = cited / "cited" / "ro-16.parquet"
+    _rewrite(cited, origin=lambda t: None)
+    samples = pq.read_table(path)
+    assert len(_problems(cited)) == 2  # the tie missing, and so no run
+    said = f"{cited}/bundle.yaml:31: results[ro-16].figures: cited/ro-16.parquet tied to its result and its log's SHA-256"
+    done = CliRunner().invoke(main, ["migrate", str(cited)])
+    assert (done.exit_code, done.output) == (0, said + " (run with --write to rewrite it)\n")
+    done = CliRunner().invoke(main, ["migrate", "--write", str(cited)])
+    assert (done.exit_code, done.output) == (0, said + "\n")
+    assert _problems(cited) == []
+    assert pq.read_table(path).equals(samples)
+    assert CliRunner().invoke(main, ["migrate", str(cited)]).output == ""
+
+
 def test_a_figures_file_with_other_metadata_is_refused(cited):
     path = cited / "cited" / "ro-16.parquet"
     samples = pq.read_table(path).replace_schema_metadata(None)
     with pq.ParquetWriter(path, samples.schema) as writer:  # pyarrow's own ARROW:schema key, and no run
         writer.write_table(samples)
     assert _problems(cited) == [AT + "ARROW:schema: unknown key of the file's metadata (not part of a figures file)",
+                                AT + "benchdb.origin: missing required field: the result and the SHA-256 of the log "
+                                     "the figures were read from (`benchdb migrate --write` adds them from the bundle, "
+                                     "for a file written before)",
                                 AT + "benchdb.run: missing required field: the run's figures", REFUSED]
 
 
@@ -247,7 +285,7 @@ def test_edited_figures_are_named_by_the_checks_a_parsed_log_gets(cited):
 def test_a_figures_file_gives_back_the_samples_the_parser_read(cited):
     """The samples of the figures file are the log's lines 14-16 as the parser reads them, with their types."""
     from ingest.bundles.cited import read_figures
-    run, problems = read_figures(cited / "cited" / "ro-16.parquet")
+    run, problems = read_figures(cited / "cited" / "ro-16.parquet", origin=ORIGIN)
     assert problems == []
     (table, lines), = run["intervals"].parts()
     assert list(lines) == [14, 15, 16]
@@ -272,7 +310,7 @@ def test_a_figures_file_gives_back_the_samples_the_parser_read(cited):
 ])
 def test_a_bad_origin_is_refused_naming_its_line_and_field(bundle_dir, old, new, expected):
     folder = bundle_dir("cited", BUNDLE.replace(old, new, 1))
-    write_figures(parse_file(LOG), folder / "cited" / "ro-16.parquet")
+    write_figures(parse_file(LOG), folder / "cited" / "ro-16.parquet", origin=ORIGIN)
     assert _problems(folder) == [expected]
 
 
@@ -471,7 +509,7 @@ def test_the_list_of_logs_gives_a_carried_log_its_download_and_its_origin(bundle
     origin: {{repository: Example-Lab/open, commit: "{COMMIT}", path: run.log, sha256: "{SHA}", licence: CC-BY-4.0}}
 """
     folder = bundle_dir("cited", text)
-    write_figures(parse_file(LOG), folder / "cited" / "ro-16.parquet")
+    write_figures(parse_file(LOG), folder / "cited" / "ro-16.parquet", origin=ORIGIN)
     (folder / "artifacts").mkdir()
     (folder / "artifacts" / "run.log").write_bytes(LOG.read_bytes())
     loaded, problems = validate_paths([folder])

@@ -67,8 +67,9 @@ def test_json_lines_and_parquet_give_the_same_run(tmp_path):
     from ingest.bundles.cited import write_figures
     lines_run, problems = read_figures_lines(FIXTURE)
     assert problems == []
-    write_figures(lines_run, tmp_path / "ro-16.parquet")
-    parquet_run, problems = read_figures(tmp_path / "ro-16.parquet")
+    origin = {"result": "ro-16", "sha256": "2c1e9122c06e5f80f83297aee7882d16bf350527cb99d9a84ee76535593e26c2"}
+    write_figures(lines_run, tmp_path / "ro-16.parquet", origin=origin)
+    parquet_run, problems = read_figures(tmp_path / "ro-16.parquet", origin=origin)
     assert problems == []
     header = {k: v for k, v in lines_run.items() if k != "intervals"}
     assert {k: v for k, v in parquet_run.items() if k != "intervals"} == header

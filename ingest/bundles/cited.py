@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pydantic import ValidationError
 
-from schema.figures import RUN_KEY, FiguresRun
+from schema.figures import ORIGIN_KEY, RUN_KEY, FiguresOrigin, FiguresRun
 
 from ..parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE, INTERVAL_COLUMNS, IntervalColumns
 from ..parsers.sysbench_recheck import unrecorded
@@ -97,17 +97,29 @@ def figures_table(run: dict) -> pa.Table:
                     schema=schema)
 
 
-def write_figures(run: dict, path: Path) -> None:
-    """Write ``run``'s figures file at ``path`` (a temporary file renamed into place: never half written)."""
+def write_figures(run: dict, path: Path, *, origin: dict) -> None:
+    """Write ``run``'s figures file at ``path`` (a temporary file renamed into place: never half written),
+    tied to ``origin`` (FiguresOrigin: the result that names it and its log's SHA-256)."""
     header = json.dumps({k: v for k, v in run.items() if k != "intervals"}, ensure_ascii=False, allow_nan=False)
-    table = figures_table(run)
+    _write(figures_table(run), path, header=header, origin=origin)
+
+
+def tie_figures(path: Path, *, origin: dict) -> None:
+    """Write a figures file of before ORIGIN_KEY again with it (``benchdb migrate``): its samples and its
+    run's figures as they are."""
+    header = pq.read_metadata(path).metadata[RUN_KEY.encode()].decode("utf-8")
+    _write(pq.read_table(path, use_threads=False), path, header=header, origin=origin)
+
+
+def _write(table: pa.Table, path: Path, *, header: str, origin: dict) -> None:
+    tie = json.dumps(FiguresOrigin.model_validate(origin).model_dump(), ensure_ascii=False)
     coded = [f.name for f in table.schema if f.name not in ("line", "t_s") and pa.types.is_integer(f.type)]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with pq.ParquetWriter(tmp, table.schema, use_dictionary=coded, **_WRITE) as writer:
             writer.write_table(table)
-            writer.add_key_value_metadata({RUN_KEY: header})
+            writer.add_key_value_metadata({RUN_KEY: header, ORIGIN_KEY: tie})
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
@@ -384,10 +396,11 @@ def _rows(table: pa.Table, inside: range) -> list[FiguresProblem]:
     return problems
 
 
-def read_figures(path: Path, *, most: int = MAX_SAMPLES) -> tuple[dict | None, list[FiguresProblem]]:
+def read_figures(path: Path, *, origin: dict, most: int = MAX_SAMPLES) -> tuple[dict | None, list[FiguresProblem]]:
     """The run a figures file holds (as sysbench_runs.parse_file gives a log's: its intervals an
-    IntervalColumns), or None, and every problem found; a file of more than ``most`` samples (what is
-    left of its bundle's MAX_BUNDLE_SAMPLES) is refused before its samples are read."""
+    IntervalColumns), or None, and every problem found. ``origin``: what the file must be the figures of
+    (FiguresOrigin's fields: the result that names it, its origin's SHA-256). A file of more than ``most``
+    samples (what is left of its bundle's MAX_BUNDLE_SAMPLES) is refused before its samples are read."""
     meta, problems = _bounded(path, most)
     if meta is None:
         return None, problems
@@ -395,7 +408,8 @@ def read_figures(path: Path, *, most: int = MAX_SAMPLES) -> tuple[dict | None, l
     prefix = RUN_KEY + "."
     problems = [FiguresProblem(None, key.decode("utf-8", "replace"), "extra_forbidden",
                                "unknown key of the file's metadata (not part of a figures file)")
-                for key in stored if key != RUN_KEY.encode()]
+                for key in stored if key not in (RUN_KEY.encode(), ORIGIN_KEY.encode())]
+    problems += tied(stored.get(ORIGIN_KEY.encode()), origin)
     if RUN_KEY.encode() not in stored:
         return None, problems + [FiguresProblem(None, RUN_KEY, "missing", "missing required field: the run's figures")]
     try:
@@ -421,6 +435,38 @@ def read_figures(path: Path, *, most: int = MAX_SAMPLES) -> tuple[dict | None, l
     run["intervals"] = intervals = IntervalColumns()
     intervals.add_part(_as_read(table.drop_columns(["line"])), table.column("line").to_numpy().tolist())
     return rechecked(run, problems, line=None, prefix=prefix)
+
+
+def stored_origin(path: Path) -> dict | None:
+    """What a figures file says it is of (its ORIGIN_KEY, as JSON), or None where it says nothing (a file
+    written before: benchdb migrate ties it)."""
+    text = (pq.read_metadata(path).metadata or {}).get(ORIGIN_KEY.encode())
+    return None if text is None else strict_json(text.decode("utf-8"))
+
+
+def tied(text: bytes | None, origin: dict) -> list[FiguresProblem]:
+    """The problems of a file's ORIGIN_KEY (``text``) against the ``origin`` it must name."""
+    if text is None:
+        return [FiguresProblem(None, ORIGIN_KEY, "missing", "missing required field: the result and the SHA-256 of "
+                               "the log the figures were read from (`benchdb migrate --write` adds them from the "
+                               "bundle, for a file written before)")]
+    try:
+        data = FiguresOrigin.model_validate(strict_json(text.decode("utf-8")))
+    except (Refused, UnicodeDecodeError) as exc:
+        return [FiguresProblem(None, ORIGIN_KEY, "figures", str(exc))]
+    except ValidationError as exc:
+        return [FiguresProblem(None, f"{ORIGIN_KEY}.{p.field}" if p.field else ORIGIN_KEY, p.kind, p.message)
+                for p in _model_problems(exc, None)]
+    problems = []
+    if data.result != origin["result"]:
+        problems.append(FiguresProblem(None, f"{ORIGIN_KEY}.result", "figures-origin",
+                                       f"the figures of result {data.result!r}, not of {origin['result']!r}, which "
+                                       "names the file: a file is the figures of one result"))
+    if data.sha256 != origin["sha256"]:
+        problems.append(FiguresProblem(None, f"{ORIGIN_KEY}.sha256", "figures-origin",
+                                       f"read from the log of SHA-256 {data.sha256}, not from the one the result's "
+                                       f"origin names ({origin['sha256']})"))
+    return problems
 
 
 def _as_read(table: pa.Table) -> pa.Table:

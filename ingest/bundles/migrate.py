@@ -168,34 +168,64 @@ def _check_rewrite(text: str, doc: YamlDocument, rewrites: list[UnitRewrite]) ->
 
 @dataclass(frozen=True)
 class FiguresRewrite:
-    """A cited result's figures file of JSON Lines, and the Parquet file it becomes."""
+    """A cited result's figures file of JSON Lines and the Parquet file it becomes ("parquet"), or a Parquet
+    file written before figures were tied to their origin, written again with it ("origin")."""
 
     line: int
     field: str  # as validate names it: results[<id>].figures
     old: str
     new: str
+    origin: dict  # what the file is the figures of (schema/figures.py: FiguresOrigin)
+    kind: str = "parquet"
 
     def __str__(self) -> str:
+        if self.kind == "origin":
+            return f"{self.line}: {self.field}: {self.old} tied to its result and its log's SHA-256"
         return f"{self.line}: {self.field}: {self.old} -> {self.new} (JSON Lines to Parquet)"
 
 
-def _rewrite_figures(text: str, doc: YamlDocument) -> tuple[str, list[FiguresRewrite]]:
-    """``text`` with every cited result's ``figures: <path>.jsonl`` naming its Parquet file instead."""
+def _origin_of(result: dict) -> dict | None:
+    """What a cited result's figures are of (its id, its origin's SHA-256), or None where the bundle does
+    not say it well enough (validate names the field)."""
+    sha = result.get("origin", {}).get("sha256") if isinstance(result.get("origin"), dict) else None
+    if not isinstance(result.get("id"), str) or not isinstance(sha, str):
+        return None
+    return {"result": result["id"], "sha256": sha}
+
+
+def _untied(folder: Path, path: str) -> bool:
+    """Whether the bundle's Parquet figures file ``path`` is one of before ORIGIN_KEY (no symbolic link
+    followed; a file that is not there or not Parquet is validate's to name)."""
+    target, _, _ = bundle_file(folder, Path(path), folder_ok=False)
+    try:
+        return target is not None and target.is_file() and cited.stored_origin(target) is None
+    except (OSError, ValueError, cited.Refused):
+        return False
+
+
+def _rewrite_figures(text: str, doc: YamlDocument, folder: Path) -> tuple[str, list[FiguresRewrite]]:
+    """``text`` with every cited result's ``figures: <path>.jsonl`` naming its Parquet file instead, and
+    the Parquet files of before ORIGIN_KEY to tie (the text as it is)."""
     results = doc.data.get("results") if isinstance(doc.data, dict) else None
     lines, rewrites = text.split("\n"), []
     for i, result in enumerate(results if isinstance(results, list) else []):
         old = result.get("figures") if isinstance(result, dict) and result.get("type") == "cited" else None
-        if not isinstance(old, str) or not old.endswith(cited_lines.SUFFIX):
+        origin = _origin_of(result) if isinstance(old, str) else None
+        if origin is None:
+            continue
+        name = f"results[{result['id']}]"
+        line = doc.line_of(("results", i, "figures"))
+        if old.endswith(cited.SUFFIX) and _untied(folder, old):
+            rewrites.append(FiguresRewrite(line, f"{name}.figures", old, old, origin, kind="origin"))
+        if not old.endswith(cited_lines.SUFFIX):
             continue
         new = old.removesuffix(cited_lines.SUFFIX) + cited.SUFFIX
-        name = f"results[{result['id']}]" if isinstance(result.get("id"), str) else f"results[{i}]"
-        line = doc.line_of(("results", i, "figures"))
         written = re.compile(r"(?<![\w-])(figures\s*:\s*)(['\"]?)" + re.escape(old) + r"\2(?=\s*(?:[,}#]|$))")
         if line is None or len(written.findall(lines[line - 1])) != 1:
             raise MigrateError(f"line {line or '-'}: {name}.figures: {old!r} is not written once on its line as "
                                f"`figures: {old}`; convert it by hand")
         lines[line - 1] = written.sub(lambda m: m.group(1) + m.group(2) + new + m.group(2), lines[line - 1])
-        rewrites.append(FiguresRewrite(line, f"{name}.figures", old, new))
+        rewrites.append(FiguresRewrite(line, f"{name}.figures", old, new, origin))
     return "\n".join(lines), rewrites
 
 
@@ -209,16 +239,23 @@ def convert_figures(folder: Path, rewrites: list[FiguresRewrite], *, write: bool
         target, _, why = bundle_file(folder, Path(rewrite.old), folder_ok=False)
         if target is None:
             raise MigrateError(f"{rewrite.line}: {rewrite.field}: " + why.format(path=rewrite.old))
-        run, problems = cited_lines.read_figures_lines(target)
+        if rewrite.kind == "origin":  # read as validate reads it: every problem but the missing tie is the file's
+            run, problems = cited.read_figures(target, origin=rewrite.origin)
+            problems = [p for p in problems if p.field != cited.ORIGIN_KEY]
+        else:
+            run, problems = cited_lines.read_figures_lines(target)
         errors = [p for p in problems if p.severity == "error"]
-        if run is None or errors:
+        if errors or (run is None and rewrite.kind != "origin"):
             first = errors[0] if errors else problems[0]
             raise MigrateError(f"{rewrite.line}: {rewrite.field}: {rewrite.old}:{first.line or '-'}: "
                                f"{first.field + ': ' if first.field else ''}{first.message}"
                                + (f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""))
-        runs.append((run, folder / rewrite.new))
-    for run, path in runs if write else ():
-        cited.write_figures(run, path)
+        runs.append((rewrite, run))
+    for rewrite, run in runs if write else ():
+        if rewrite.kind == "origin":
+            cited.tie_figures(folder / rewrite.new, origin=rewrite.origin)
+        else:
+            cited.write_figures(run, folder / rewrite.new, origin=rewrite.origin)
 
 
 def migrated(file: Path) -> tuple[str, list[int], list[UnitRewrite], list[FiguresRewrite]] | None:
@@ -236,7 +273,7 @@ def migrated(file: Path) -> tuple[str, list[int], list[UnitRewrite], list[Figure
         version += 1
     try:
         text, rewrites = _rewrite_units(text, load_yaml_text(text))
-        text, figures = _rewrite_figures(text, load_yaml_text(text))
+        text, figures = _rewrite_figures(text, load_yaml_text(text), file.parent)
     except YamlProblem as exc:
         raise MigrateError(f"{exc.line or '-'}: {exc.message}") from None
     if not path and not rewrites and not figures:

@@ -303,7 +303,7 @@ class _Checker:
         target = self._placed(loc, c, systems, workloads, field="figures")
         if target is None:
             return
-        run, found = read_figures(target, most=self.samples_left)
+        run, found = read_figures(target, origin={"result": c.id, "sha256": c.origin.sha256}, most=self.samples_left)
         shown = display_path(self.folder / c.figures)
         self.problems.extend(Problem(shown, p.line, p.field, p.kind, p.message, p.severity) for p in found)
         if run is None:

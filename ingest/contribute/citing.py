@@ -78,11 +78,11 @@ def sha256_of(path: Path) -> str:
 
 
 def cite_runs(results: list[dict], runs: dict[str, dict], *, folder: Path, cite: Citation,
-              licence: str | None) -> dict[str, dict]:
+              licence: str | None) -> dict[str, tuple[dict, dict]]:
     """Turn the run results of an imported bundle (``runs``: each run of import's scan by its artifact
     path) into cited results, in place; returns each figures file to write (its path in the bundle) with
-    its run."""
-    figures: dict[str, dict] = {}
+    its run and what it is the figures of (cited.write_figures' origin: the result and its log's SHA-256)."""
+    figures: dict[str, tuple[dict, dict]] = {}
     digests: dict[str, str] = {}
     for i, result in enumerate(results):
         run = runs.get(result.get("path", "")) if result["type"] == "artifact" else None
@@ -96,7 +96,7 @@ def cite_runs(results: list[dict], runs: dict[str, dict], *, folder: Path, cite:
                  "figures": figures_path(result["id"]),
                  **{k: v for k, v in result.items() if k not in ("type", "id", "format", "path")}}
         results[i] = cited
-        figures[cited["figures"]] = run["run"]
+        figures[cited["figures"]] = (run["run"], {"result": result["id"], "sha256": digests[source]})
     return figures
 
 

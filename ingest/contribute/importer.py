@@ -492,9 +492,9 @@ def import_folder(folder: Path, *, out: Path, answers: dict[str, str], mapping: 
     with staged_bundle(out) as work:
         if found.cite is not None:
             runs = {f"artifacts/{r['name']}": r for r in found.runs}
-            for path, run in cite_runs(doc["results"], runs, folder=folder, cite=found.cite,
-                                       licence=answers.get("licence")).items():
-                write_figures(run, work / path)
+            for path, (run, origin) in cite_runs(doc["results"], runs, folder=folder, cite=found.cite,
+                                                 licence=answers.get("licence")).items():
+                write_figures(run, work / path, origin=origin)
             return found, publish(doc, work=work, final=out, allowed=frozenset({"to-be-stated"}))
         artifacts = work / "artifacts"
         artifacts.mkdir()
