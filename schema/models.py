@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
@@ -99,7 +100,31 @@ PartialDate = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}(-[0-9]{2}(-[0
                         AfterValidator(_calendar_date)]
 Timestamp = Annotated[Text, AfterValidator(_iso_time)]
 Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
-Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$"), AfterValidator(_plain_text)]
+def _web_address(text: str) -> str:
+    """A web address that goes where it reads: the site and every page link to it, and its words name
+    its host and path (ingest/database/citing.py: a repository at a commit), so what a browser resolves
+    must be what is shown (issue #61)."""
+    parts = urllib.parse.urlsplit(text)
+    if "@" in parts.netloc:
+        raise ValueError(f"a web address with a name before '@' goes to the host after it ({parts.hostname!r}), "
+                         "not to the one it seems to name: give the address without it")
+    host = parts.hostname or ""
+    if not host:
+        raise ValueError("a web address without a host")
+    if not host.isascii():
+        try:
+            shown = f": write it as a browser reads it, {host.encode('idna').decode('ascii')!r}"
+        except UnicodeError:
+            shown = ""
+        raise ValueError(f"a host of letters beyond ASCII ({host!r}), which can pass for another's{shown}")
+    if "\\" in text or any(p in (".", "..") for p in urllib.parse.unquote(parts.path).split("/")):
+        raise ValueError("a path with a '.' or '..' part (written as such or as %2e) or a backslash: a browser "
+                         "goes to another address than the one it shows")
+    return text
+
+
+Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$"), AfterValidator(_plain_text),
+                AfterValidator(_web_address)]
 Positive = Annotated[int, Field(ge=1, le=INT_MAX)]
 CommitHash = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -106,7 +107,9 @@ def source_entry(answers: dict[str, str], *, cite: Citation | None, to_be_stated
     if cite is None:
         where = {"title": "Measured runs (this bundle's logs)", "identifier": "artifacts/ in this bundle"}
     else:
-        tree = f"https://github.com/{cite.repository}/tree/{cite.commit}" + (f"/{cite.under}" if cite.under else "")
+        # the folder's path quoted as load.py quotes a file's: a '%2e%2e' part stays text, not '..'
+        tree = f"https://github.com/{cite.repository}/tree/{cite.commit}" + (f"/{quote(cite.under, safe='/')}"
+                                                                               if cite.under else "")
         where = {"title": f"Benchmark logs of {cite.repository}", "url": tree, "commit": cite.commit,
                  "licence": "cited only"}
     given = {field: answers[name] for name, (field, _) in SOURCE_FLAGS.items() if answers.get(name)}
