@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import re
 
-from conftest import ROOT
+import pytest
+
+from conftest import ROOT, copy_project
+from ingest.build.site import build_site
+from ingest.bundles.problems import BuildError
 
 DOCS = ROOT / "docs"
 PAGES = sorted(p.stem for p in DOCS.glob("*.md") if p.name != "_index.md")
@@ -44,3 +48,15 @@ def test_each_page_has_a_title_and_the_index_lists_them_by_weight(built_site):
     index = (built_site.public / "docs" / "index.html").read_text(encoding="utf-8")
     listed = re.findall(r'<ul class="docs-pages">(.*?)</ul>', index, re.S)[0]
     assert re.findall(r'href="/docs/([^/]+)/"', listed) == sorted(PAGES, key=lambda n: (weights[n], n))
+
+
+@pytest.mark.parametrize("claim", ["url: /claims/", "aliases: [/claims/]", "type: claims"])
+def test_a_docs_page_that_says_where_it_is_published_stops_the_build(tmp_path, claim):
+    """`url: /claims/` in a docs page's front matter silently replaced the site's /claims/ (issue #61)."""
+    layout = copy_project(tmp_path / "project", studies=("scaleflux-csd2000-mysql-2020",))
+    (layout.root / "docs" / "hostile.md").write_text(f"---\ntitle: Hostile\n{claim}\n---\nA page.\n", encoding="utf-8")
+    with pytest.raises(BuildError) as caught:
+        build_site(layout)
+    key = claim.split(":")[0]
+    assert (f'docs/hostile.md: its front matter gives "{key}", which says where or how the page is published: a docs '
+            f'page is published at /docs/ as its file name says (take "{key}" out)') in str(caught.value)
