@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from ingest.bundles.fields import registry
 from ingest.database.evidence import as_data, grades
@@ -154,3 +155,19 @@ def test_past_its_rows_the_home_chart_keeps_the_extremes_then_each_study_s_lowes
     # the lowest (s0's 1.025), the highest (s3's 2.325), then s1's lowest (1.125)
     assert sorted((r["study"], r["other"]) for r in home["home"]) == [("s0", "b"), ("s1", "b"), ("s3", "c")]
     assert home["home_of"] == 8
+
+
+
+@pytest.mark.parametrize("other, reference, words, itself", [
+    ("System A", "System B", "System A over System B", "System A over itself in optimal state"),
+    ("RAID 5 over iSCSI", "local RAID 5", "“RAID 5 over iSCSI” over local RAID 5",
+     "“RAID 5 over iSCSI” over itself in optimal state"),
+    ("A", "itself in optimal state over B", "A over “itself in optimal state over B”", "A over itself in optimal state"),
+    ("Failover pair", "Over-provisioned SSD", "Failover pair over “Over-provisioned SSD”",
+     "Failover pair over itself in optimal state"),
+])
+def test_a_pair_in_words_quotes_a_label_that_holds_over(other, reference, words, itself):
+    """A label holding " over " made a pair's words ambiguous (issue #61): "A over itself in optimal state over B"."""
+    from ingest.publish.evidence import systems
+    assert systems({"other": "a", "reference": "b", "other_label": other, "reference_label": reference}) == words
+    assert systems({"other": "a", "reference": "a", "other_label": other, "reference_label": other}) == itself

@@ -17,6 +17,7 @@ and another's wholly below; the rows of lower grades said apart, and the rows le
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from pathlib import Path
 
@@ -67,9 +68,19 @@ def _reason(cells: list[dict]) -> str:
 ITSELF = "itself in optimal state"  # what a system is compared with on /array-state/
 
 
+_OVER = re.compile(r"\bover\b", re.IGNORECASE)
+
+
+def _named(label: str) -> str:
+    """A system's label in a pair's words, quoted where it holds the word "over" itself: a label
+    "itself in optimal state over B" made "A over itself in optimal state over B" (issue #61)."""
+    return f"“{label}”" if _OVER.search(label) else label
+
+
 def systems(row: dict) -> str:
     """The pair of a row in words: the other system over its reference (or over itself in optimal state)."""
-    return f"{row['other_label']} over {ITSELF if row['reference'] == row['other'] else row['reference_label']}"
+    reference = ITSELF if row["reference"] == row["other"] else _named(row["reference_label"])
+    return f"{_named(row['other_label'])} over {reference}"
 
 
 def evidence_rows(entry: dict, head: dict) -> list[dict]:
