@@ -303,7 +303,8 @@ def migrate(paths: tuple[Path, ...], write: bool) -> None:
             continue
         text, formats, units, figures = result
         if write:
-            file.write_text(text, encoding="utf-8")
+            with open(file, "w", encoding="utf-8", newline="") as f:  # the line endings migrated() kept
+                f.write(text)
             for rewrite in figures:
                 if rewrite.old != rewrite.new:  # a JSON Lines file written again as Parquet
                     (file.parent / rewrite.old).unlink()

@@ -162,3 +162,36 @@ charts:
                            "change this one's ('TPS' to 'tx/s', an anchor other metrics' values share); rewrite them by "
                            "hand\n")
     assert (folder / "bundle.yaml").read_bytes() == before
+
+
+def test_a_bundle_written_with_crlf_is_migrated_with_crlf(tmp_path):
+    """migrate read a CRLF file as text and wrote it back LF: every line changed (issue #61)."""
+    copy = _as_format_1(ROOT / "data" / "seagate-nytro-mysql-2015" / "bundle.yaml", tmp_path)
+    crlf = (copy / "bundle.yaml").read_bytes().replace(b"\n", b"\r\n")
+    (copy / "bundle.yaml").write_bytes(crlf)
+    done = subprocess.run([str(BENCHDB), "migrate", "--write", str(copy)], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, f"{copy / 'bundle.yaml'}: format 1 -> 2\n")
+    assert (copy / "bundle.yaml").read_bytes() == crlf.replace(b"schema_version: 1\r\n", b"schema_version: 2\r\n")
+
+
+@pytest.mark.parametrize("linked", ["file", "folder"])
+def test_migrate_follows_no_symbolic_link_to_a_bundle(tmp_path, linked):
+    """A bundle.yaml that is a link (or a link to a bundle's folder) had the file it points at rewritten,
+    though validate refuses both (issue #61)."""
+    outside = _as_format_1(ROOT / "data" / "seagate-nytro-mysql-2015" / "bundle.yaml", tmp_path / "outside")
+    before = (outside / "bundle.yaml").read_bytes()
+    folder = tmp_path / "data" / "seagate-nytro-mysql-2015"
+    folder.parent.mkdir()
+    if linked == "file":
+        folder.mkdir()
+        (folder / "bundle.yaml").symlink_to(outside / "bundle.yaml")
+        why = "bundle.yaml is a symbolic link: a bundle file must be a file of its folder (links are not followed)"
+    else:
+        folder.symlink_to(outside, target_is_directory=True)
+        why = ("the bundle folder seagate-nytro-mysql-2015 is a symbolic link: a bundle is a folder of its own "
+               "(links are not followed)")
+    done = subprocess.run([str(BENCHDB), "migrate", "--write", str(folder.parent)], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", f"{folder / 'bundle.yaml'}:-: {why}\n")
+    assert (outside / "bundle.yaml").read_bytes() == before
+    _, problems = validate_paths([folder])
+    assert [p.message for p in problems] == [why]

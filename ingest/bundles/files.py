@@ -22,6 +22,16 @@ def display_path(path: Path) -> str:
         return str(absolute)
 
 
+def linked(file: Path) -> str | None:
+    """Why a bundle file cannot be read as one (it, or its bundle folder, is a symbolic link: what it
+    points at may be outside the folder, and a rewrite would change that file), or None."""
+    if file.is_symlink():
+        return f"{BUNDLE_FILE} is a symbolic link: a bundle file must be a file of its folder (links are not followed)"
+    if file.parent.is_symlink():
+        return f"the bundle folder {file.parent.name} is a symbolic link: a bundle is a folder of its own (links are not followed)"
+    return None
+
+
 def find_bundle_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
     """Expand each path (a bundle.yaml, a bundle folder, or a folder of bundles)."""
     files: list[Path] = []

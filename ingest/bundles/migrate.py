@@ -27,7 +27,7 @@ from schema.models import SCHEMA_VERSION
 
 from . import cited, cited_lines
 from .fields import metric
-from .files import bundle_file
+from .files import bundle_file, linked
 from .yamlfile import YamlDocument, YamlProblem, load_yaml, load_yaml_text
 
 VERSION_LINE = re.compile(r"^(\s*schema_version\s*:\s*)(['\"]?)(\d+)\2(\s*(?:#.*)?)$")
@@ -262,11 +262,16 @@ def migrated(file: Path) -> tuple[str, list[int], list[UnitRewrite], list[Figure
     """The text of ``file`` rewritten to the current format, the formats it went through (none when it
     was of the current one), the units it rewrote to the registry's spelling and the figures files it
     names in Parquet instead of JSON Lines (convert_figures writes them); None when nothing changes."""
+    if why := linked(file):  # validate refuses it too: a rewrite would change the file it points at
+        raise MigrateError(f"-: {why}")
     version, line = version_of(file)
     if version not in STEPS and version < SCHEMA_VERSION or version > SCHEMA_VERSION:
         raise MigrateError(f"format {version}: this version of benchdb reads format {SCHEMA_VERSION} and migrates "
                            f"formats {', '.join(map(str, sorted(STEPS)))}")
-    text, path = file.read_text(encoding="utf-8"), []
+    with open(file, encoding="utf-8", newline="") as f:  # its line endings as they are
+        raw = f.read()
+    crlf = raw.count("\r\n") == raw.count("\n") > 0  # written with CRLF: rewritten so (issue #61)
+    text, path = (raw.replace("\r\n", "\n") if crlf else raw), []
     while version < SCHEMA_VERSION:
         text = STEPS[version](text, line=line)
         path.append(version)
@@ -278,7 +283,7 @@ def migrated(file: Path) -> tuple[str, list[int], list[UnitRewrite], list[Figure
         raise MigrateError(f"{exc.line or '-'}: {exc.message}") from None
     if not path and not rewrites and not figures:
         return None
-    return text, (path + [SCHEMA_VERSION] if path else []), rewrites, figures
+    return (text.replace("\n", "\r\n") if crlf else text), (path + [SCHEMA_VERSION] if path else []), rewrites, figures
 
 
 def needs(version: object) -> str | None:

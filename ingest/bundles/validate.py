@@ -20,7 +20,7 @@ from .cited import MAX_BUNDLE_SAMPLES, read_figures, stored_problems
 from .claims import verdict_of
 from .derive import Derivation, derive
 from .fields import fileio_metrics, never_negative, unit_misspelt
-from .files import BUNDLE_FILE, bundle_file, display_path, find_bundle_files
+from .files import BUNDLE_FILE, bundle_file, display_path, find_bundle_files, linked
 from .fileio import chart_findings, run_findings
 from ..parsers import PARSERS, ParseError, artifact_digest
 from ..parsers.sysbench_runs import parse_file as parse_sysbench_run
@@ -425,9 +425,8 @@ def _placeholders(node: Any, path: tuple = ()) -> Iterator[tuple]:
 
 def validate_file(file: Path) -> tuple[LoadedBundle | None, list[Problem]]:
     display = display_path(file)
-    if file.is_symlink():
-        return None, [Problem(display, None, "", "symlink", f"{BUNDLE_FILE} is a symbolic link: a bundle file must "
-                                                            "be a file of its folder (links are not followed)")]
+    if why := linked(file):
+        return None, [Problem(display, None, "", "symlink", why)]
     try:
         doc = load_yaml(file)
     except YamlProblem as exc:
