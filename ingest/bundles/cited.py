@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from schema.figures import ORIGIN_KEY, RUN_KEY, FiguresOrigin, FiguresRun
 
 from ..parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE, INTERVAL_COLUMNS, IntervalColumns
+from ..parsers.sysbench_intervals import MAX_SAMPLES as RUN_SAMPLES
 from ..parsers.sysbench_recheck import unrecorded
 from ..parsers.sysbench_rows import EXTRA_INTERVAL_COLUMNS
 
@@ -37,7 +38,7 @@ MAX_FOOTER_BYTES = 4 * 2**20  # the run's figures and the columns' layout; as la
 # Samples of one file (11.6 days of 1 s intervals; data/'s largest holds 21,630) and of a bundle's figures
 # files together (its largest 198,035): a file at the limit is read in about 1.3 s of CPU and 467 MiB
 # (benchmarks/bench_figures_limit.py; HISTORY.md, issue #61), where one of 5 million took 1.7 GB.
-MAX_SAMPLES = 1_000_000
+MAX_SAMPLES = RUN_SAMPLES  # a run's, as the parser bounds a log's (sysbench_intervals.py)
 MAX_BUNDLE_SAMPLES = 2_000_000
 MAX_COLUMN_BYTES = 8 * MAX_SAMPLES + 2**20  # a column's decompressed size: 8 bytes a sample and its pages' own
 MAX_PROBLEMS = 50  # of one file; the rest are counted in one more

@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.json as pa_json
 
-from ..parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns
+from ..parsers.sysbench_intervals import INTERVAL_COLUMNS, IntervalColumns, TooManySamples
 from ..parsers.sysbench_rows import EXTRA_INTERVAL_COLUMNS
 from .cited import MESSAGES, FiguresProblem, Refused, finite, read_header, rechecked, strict_json
 
@@ -150,7 +150,10 @@ def read_figures_lines(path: Path) -> tuple[dict | None, list[FiguresProblem]]:
         return _read_lines(path)
     table, lines = fast
     header["intervals"] = intervals = IntervalColumns()
-    intervals.add_part(table, lines.tolist())
+    try:
+        intervals.add_part(table, lines.tolist())
+    except TooManySamples as exc:
+        return None, [FiguresProblem(None, "", "figures", f"{len(lines):,} samples: {exc}")]
     return rechecked(header, problems, line=1)
 
 
@@ -183,6 +186,8 @@ def _read_lines(path: Path) -> tuple[dict | None, list[FiguresProblem]]:
                     intervals.append({k: v for k, v in row.items() if k != "line"}, line=row["line"])
     except OSError as exc:
         return None, [FiguresProblem(None, "", "io", f"cannot read: {exc.strerror or exc}")]
+    except TooManySamples as exc:
+        return None, problems + [FiguresProblem(number, "", "figures", str(exc))]
     if more:
         problems.append(FiguresProblem(None, "", "figures", f"{more:,} more lines with problems, not listed"))
     if run is None and not problems:

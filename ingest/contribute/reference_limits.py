@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..bundles import cited, cited_lines, claims, yamlfile
 from ..parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE
+from ..parsers.sysbench_intervals import MAX_SAMPLES as RUN_SAMPLES
 from .importer import MAX_FILE_BYTES as IMPORT_FILE_BYTES
 
 
@@ -34,6 +35,7 @@ def limits() -> list[tuple[str, str, str, str]]:
          "ingest/bundles/cited.py"),
         ("a figures file's run", "objects and lists inside each other", f"{cited.MAX_DEPTH:,} deep",
          "ingest/bundles/cited.py"),
+        ("a sysbench run of a log", "interval samples", f"{RUN_SAMPLES:,}", "ingest/parsers/sysbench_intervals.py"),
         ("an interval sample (a log's or a figures file's)", ", ".join(f"`{c}`" for c in INTEGER_COLUMNS),
          f"{low:,} to {high:,}", "ingest/parsers/sysbench_intervals.py"),
         ("a figures file of JSON Lines (`benchdb migrate`)", "size", _bytes(cited_lines.MAX_FILE_BYTES),

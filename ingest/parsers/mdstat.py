@@ -310,8 +310,12 @@ def parse_snapshot_lines(lines: list[tuple[int, str]], *, name: str, keep_lines:
     return snap.finish(keep_lines=keep_lines)
 
 
+# What every /proc/mdstat snapshot prints (md.c md_seq_show: its first and last lines, each array's)
+MARKERS = (b"Personalities :", b"unused devices:", b" : active ", b" : inactive ")
+
+
 def read_text(path: Path) -> str:
-    return read_artifact(path, kind="/proc/mdstat")
+    return read_artifact(path, kind="/proc/mdstat", markers=MARKERS)
 
 
 def parse_file(path: Path) -> dict:

@@ -29,6 +29,18 @@ STORED_COLUMNS = INTERVAL_COLUMNS + FILEIO_COLUMNS
 # (validate: a log's line, a figures file's row), not at the load, whose error names no bundle (issue #61).
 INTEGER_COLUMNS = ("t_s", "threads")
 INTEGER_RANGE = (-2**31, 2**31 - 1)
+# The most interval samples of one run, a log's or a figures file's (ingest/bundles/cited.py): 11.6 days of
+# 1 s intervals, 46 times data/'s longest run. 1 GB of one interval line repeated took the parser 158 s and
+# 2.7 GB (issue #61); a run past it is refused at the line that passes it.
+MAX_SAMPLES = 1_000_000
+
+
+class TooManySamples(Exception):
+    """A run's sample past MAX_SAMPLES, at the log's ``line`` (the parser names its file)."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(f"more than {MAX_SAMPLES:,} interval samples in one run: not read further")
+        self.line = line
 
 # One 1.0 interval line as sysbench prints it, each number written as digits (with a point where
 # sysbench prints one). Everything the block reader checks follows from it:
@@ -165,6 +177,8 @@ class IntervalColumns:
 
     def append(self, row: dict, *, line: int) -> None:
         """One sample read from log line ``line`` (a dict of INTERVAL_COLUMNS, perhaps with ``eps``)."""
+        if self._length >= MAX_SAMPLES:
+            raise TooManySamples(line)
         self._pending.append((row, line))
         if not self._length:
             self.first_t_s = row["t_s"]
@@ -180,6 +194,8 @@ class IntervalColumns:
         of a cited log's figures file (ingest/bundles/cited.py)."""
         if not table.num_rows:
             return
+        if self._length + table.num_rows > MAX_SAMPLES:
+            raise TooManySamples(lines[MAX_SAMPLES - self._length])
         self._flush()
         self._parts.append((table, lines))
         if not self._length:

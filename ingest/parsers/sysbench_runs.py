@@ -18,7 +18,7 @@ from typing import Iterable
 from .reading import ParseError, artifact_pieces, no_cyclic_gc, split_pieces
 from .sysbench import _Parser
 from .sysbench_checks import finish
-from .sysbench_intervals import feed_lines, read_piece
+from .sysbench_intervals import TooManySamples, feed_lines, read_piece
 
 
 class _Runs:
@@ -86,12 +86,15 @@ def _parse(pieces: Iterable[bytes], *, name: str) -> list[dict]:
     runs = _Runs(name)
     with no_cyclic_gc():
         line_no, tail = 1, b""
-        for piece in pieces:
-            if piece.endswith(b"\n"):
-                line_no = read_piece(runs, line_no, piece)
-            else:
-                tail = piece
-        feed_lines(runs, line_no, tail, whole=False)
+        try:
+            for piece in pieces:
+                if piece.endswith(b"\n"):
+                    line_no = read_piece(runs, line_no, piece)
+                else:
+                    tail = piece
+            feed_lines(runs, line_no, tail, whole=False)
+        except TooManySamples as exc:
+            raise ParseError(f"{name}:{exc.line}: {exc}") from None
         return runs.finish()
 
 
@@ -112,9 +115,14 @@ def parse_text_runs(text: str, *, name: str = "<log>", piece_bytes: int | None =
     return _parse(split_pieces(text.encode("utf-8", errors="surrogatepass"), size=piece_bytes), name=name)
 
 
+# What a sysbench log prints early, in every version the parser reads: its banner, its interval lines
+# (1.0 "thds:", 0.5 "threads:"), its totals; a large file with none in its first piece is not read on
+MARKERS = (b"sysbench", b"thds:", b"threads:", b"transactions:")
+
+
 def parse_runs(path: Path) -> list[dict]:
     """Every run a log file holds, in order, each with its 'lines' range."""
-    return _parse(artifact_pieces(path, kind="a sysbench log"), name=str(path))
+    return _parse(artifact_pieces(path, kind="a sysbench log", markers=MARKERS), name=str(path))
 
 
 def parse_file(path: Path) -> dict:
