@@ -65,6 +65,7 @@ TREE = re.compile(r"^[\s│├└─`|-]+")  # lsblk's tree in front of a partit
 # An artifact's file name is at most MAX_NAME bytes (a longer one is shortened, a hash of it kept).
 MAX_FILE_BYTES = 2**30  # the benchmark's big log (benchmarks/bench_biglog.py) is 200 MB
 MAX_NAME = 120
+MAX_DEPTH = 32  # folders inside folders that import reads (1,100 ended its walk in a RecursionError)
 _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder"))
 
@@ -218,8 +219,13 @@ def _files(folder: Path, found: Found) -> Iterator[tuple[Path, str]]:
         found.skipped.append((Path(exc.filename).relative_to(folder).as_posix() or ".",
                               f"a folder that cannot be read ({exc.strerror})"))
 
-    listed = [Path(top, name) for top, folders, names in os.walk(folder, onerror=unreadable)
-              for name in names + [f for f in folders if os.path.islink(os.path.join(top, f))]]
+    listed = []
+    for top, folders, names in os.walk(folder, onerror=unreadable):
+        listed += [Path(top, name) for name in names + [f for f in folders if os.path.islink(os.path.join(top, f))]]
+        if folders and len(Path(top).relative_to(folder).parts) >= MAX_DEPTH:  # os.walk recurses (issue #61)
+            found.skipped += [(Path(top, f).relative_to(folder).as_posix(),
+                               f"a folder more than {MAX_DEPTH} deep in the folder: not read") for f in sorted(folders)]
+            folders.clear()
     for path in sorted(listed):
         rel = path.relative_to(folder).as_posix()
         why = _not_read(path)

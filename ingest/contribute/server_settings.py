@@ -30,7 +30,8 @@ VARIABLE = re.compile(r"^\|?\s*([a-z_][a-z0-9_]*)\s*(?:\t|\||\s{2,})\s*(.*?)\s*\
 SERVER_COMMAND = re.compile(r"(?:^|[\s/;&|(])(mysqld|mariadbd|mysqld_safe|mariadbd-safe)\b(.*)$")
 COMMAND_OPTION = re.compile(r"--(?:loose[-_])?([A-Za-z][A-Za-z0-9_-]*)=(\"[^\"]*\"|'[^']*'|\S+)")
 UNITS = {"K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6}
-SIZE = re.compile(r"^(\d+)([KMGTPE])?$", re.I)
+SIZE = re.compile(r"^(\d{1,20})([KMGTPE])?$", re.I)  # 20 digits: a 64-bit size; 5,000 were a traceback (issue #61)
+MAX_INCLUDES = 16  # !include within !include (600 ended in a RecursionError)
 MAX_SMALL_BYTES = 16 * 2**20  # a settings file (and mdadm's or lsblk's output) is read whole: at most this
 RELEVANT = re.compile(r"^(innodb_\w+|sync_binlog|version|log_bin|binlog_format|max_connections|table_open_cache)$")
 
@@ -49,6 +50,17 @@ class Read:
     settings: dict[str, Setting] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)  # the files read (an included one too)
     notes: list[str] = field(default_factory=list)  # what was not followed or not applied, in words
+
+
+MAX_VALUE = 1_000  # characters of a setting's value (a path, a size); 15 MB took the YAML writer 53 s (issue #61)
+
+
+def too_long(name: str, setting: Setting) -> str | None:
+    """The note for a setting whose value is too long to record, or None."""
+    if len(setting.value) <= MAX_VALUE:
+        return None
+    return (f"{setting.file} line {setting.line}: {name}'s value of {len(setting.value):,} characters is longer than "
+            f"the {MAX_VALUE:,} a setting's may be: not read")
 
 
 def name_of(option: str) -> str:
@@ -80,7 +92,7 @@ def read_cnf(path: Path, *, root: Path, text: str) -> Read | None:
     if not any(SERVER_GROUP.match(g) or INSTANCE_GROUP.match(g) for g in groups):
         return None
     read, instances = Read(), {}
-    _read_cnf_file(path, root=root, text=text, into=read, instances=instances, seen=set())
+    _read_cnf_file(path, root=root, text=text, into=read, instances=instances, seen=set(), depth=0)
     if len(instances) == 1:
         (group, settings), = instances.items()
         read.settings.update(settings)
@@ -91,8 +103,8 @@ def read_cnf(path: Path, *, root: Path, text: str) -> Read | None:
     return read
 
 
-def _read_cnf_file(path: Path, *, root: Path, text: str, into: Read, instances: dict, seen: set) -> None:
-    rel = path.relative_to(root).as_posix()
+def _read_cnf_file(path: Path, *, root: Path, text: str, into: Read, instances: dict, seen: set, depth: int) -> None:
+    rel = _rel(path, root)
     seen.add(path.resolve())
     into.files.append(rel)
     group = None
@@ -104,36 +116,47 @@ def _read_cnf_file(path: Path, *, root: Path, text: str, into: Read, instances: 
             continue
         if (match := INCLUDE.match(line)) is not None:
             _include(match.group(1), match.group(2), base=path.parent, root=root, rel=rel, number=number,
-                     into=into, instances=instances, seen=seen)
+                     into=into, instances=instances, seen=seen, depth=depth + 1)
             continue
         match = OPTION.match(line.split(" #")[0])
         if match is None or group is None:
             continue
         name, value = name_of(match.group(1)), (match.group(2) or "").strip().strip("\"'")
         setting = Setting(value=value, file=rel, line=number, group=group)
-        if SERVER_GROUP.match(group):
+        if (note := too_long(name, setting)) is not None:
+            into.notes.append(note)
+        elif SERVER_GROUP.match(group):
             into.settings[name] = setting
         elif INSTANCE_GROUP.match(group):
             instances.setdefault(group, {})[name] = setting
 
 
+def _rel(path: Path, root: Path) -> str:
+    """A file's path in the folder, however the folder was named (relative, through a link) and the file
+    reached (an absolute !include): both resolved, as _inside resolves them."""
+    return path.resolve().relative_to(root.resolve()).as_posix()
+
+
 def _include(kind: str, target: str, *, base: Path, root: Path, rel: str, number: int, into: Read,
-             instances: dict, seen: set) -> None:
+             instances: dict, seen: set, depth: int) -> None:
     path = Path(target) if Path(target).is_absolute() else base / target
     if not _inside(path, root) or not path.exists():
         into.notes.append(f"{rel} line {number}: !{kind} {target} is not in the folder: not read")
+        return
+    if depth > MAX_INCLUDES:
+        into.notes.append(f"{rel} line {number}: !{kind} {target} is more than {MAX_INCLUDES} includes deep: not read")
         return
     files = sorted(path.glob("*.cnf")) if kind == "includedir" else [path]
     for file in files:
         info = os.lstat(file)
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SMALL_BYTES:  # a FIFO would never end
-            into.notes.append(f"{rel} line {number}: {file.relative_to(root).as_posix()} is not a regular file of at "
+            into.notes.append(f"{rel} line {number}: {Path(os.path.relpath(file, root)).as_posix()} is not a regular file of at "
                               f"most {MAX_SMALL_BYTES:,} bytes: not read")
             continue
         if file.resolve() in seen:
             continue
         _read_cnf_file(file, root=root, text=file.read_text(encoding="utf-8", errors="replace"), into=into,
-                       instances=instances, seen=seen)
+                       instances=instances, seen=seen, depth=depth)
 
 
 def read_variables(text: str, *, rel: str) -> Read | None:
@@ -142,7 +165,11 @@ def read_variables(text: str, *, rel: str) -> Read | None:
     read = Read(files=[rel])
     for number, line in enumerate(text.splitlines(), 1):
         if (match := VARIABLE.match(line)) is not None and RELEVANT.match(match.group(1)):
-            read.settings[match.group(1)] = Setting(value=match.group(2), file=rel, line=number)
+            setting = Setting(value=match.group(2), file=rel, line=number)
+            if (note := too_long(match.group(1), setting)) is not None:
+                read.notes.append(note)
+            else:
+                read.settings[match.group(1)] = setting
     innodb = [name for name in read.settings if name.startswith("innodb_")]
     return read if len(innodb) >= 2 else None
 
@@ -158,8 +185,12 @@ def read_commands(text: str, *, rel: str) -> Read | None:
         for option in COMMAND_OPTION.finditer(match.group(2)):
             name, value = name_of(option.group(1)), option.group(2).strip("\"'")
             if RELEVANT.match(name):
-                read.settings[name] = Setting(value=value, file=rel, line=number, group="command line",
-                                              hidden="$" in value or "`" in value)
+                setting = Setting(value=value, file=rel, line=number, group="command line",
+                                  hidden="$" in value or "`" in value)
+                if (note := too_long(name, setting)) is not None:
+                    read.notes.append(note)
+                else:
+                    read.settings[name] = setting
     return read if read.settings else None
 
 

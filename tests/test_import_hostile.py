@@ -1,0 +1,61 @@
+"""Import of hostile folders ends in words, not a traceback (issue #61, findings 9 and 14): a 5,000-digit
+size, an absolute !include of a folder named through a link, a chain of 600 !include files, folders 1,100
+deep, a 15 MB setting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest.contribute import importer
+from ingest.contribute.server_settings import MAX_INCLUDES, read_cnf, size_bytes
+
+LOG = Path(__file__).parent / "fixtures" / "cited-repo" / "runs" / "ro 16#" / "sysbench.log"
+
+
+def test_a_size_of_more_digits_than_64_bits_hold_is_no_size():
+    assert size_bytes("9" * 5000) is None  # int() of it was a ValueError out of import
+    assert size_bytes("18446744073709551615") == 2**64 - 1 and size_bytes("512M") == 512 * 2**20
+
+
+def test_an_absolute_include_in_a_folder_named_through_a_link(tmp_path, monkeypatch):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real, target_is_directory=True)
+    (real / "extra.cnf").write_text("[mysqld]\ninnodb_flush_method = O_DIRECT\n", encoding="utf-8")
+    text = f"[mysqld]\ninnodb_buffer_pool_size = 4G\n!include {real / 'extra.cnf'}\n"
+    (real / "my.cnf").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # the folder given as a relative path through the link, as a contributor types it
+    read = read_cnf(Path("link") / "my.cnf", root=Path("link"), text=text)
+    assert read.files == ["my.cnf", "extra.cnf"]
+    assert {name: s.value for name, s in read.settings.items()} == {"innodb_buffer_pool_size": "4G",
+                                                                   "innodb_flush_method": "O_DIRECT"}
+
+
+def test_a_chain_of_includes_is_followed_16_deep(tmp_path):
+    for i in range(600):
+        (tmp_path / f"c{i}.cnf").write_text(f"[mysqld]\n!include {tmp_path / f'c{i + 1}.cnf'}\n", encoding="utf-8")
+    (tmp_path / "c600.cnf").write_text("[mysqld]\ninnodb_log_file_size = 1G\n", encoding="utf-8")
+    text = (tmp_path / "c0.cnf").read_text(encoding="utf-8")
+    read = read_cnf(tmp_path / "c0.cnf", root=tmp_path, text=text)
+    assert len(read.files) == MAX_INCLUDES + 1 and read.settings == {}
+    assert read.notes == [f"c16.cnf line 2: !include {tmp_path / 'c17.cnf'} is more than 16 includes deep: not read"]
+
+
+def test_a_setting_too_long_to_record_is_named_and_left_out(tmp_path):
+    text = "[mysqld]\ninnodb_flush_method = " + "x" * 15_000_000 + "\ninnodb_buffer_pool_size = 4G\n"
+    read = read_cnf(tmp_path / "my.cnf", root=tmp_path, text=text)
+    assert list(read.settings) == ["innodb_buffer_pool_size"]
+    assert read.notes == ["my.cnf line 2: innodb_flush_method's value of 15,000,000 characters is longer than the "
+                          "1,000 a setting's may be: not read"]
+
+
+def test_folders_past_32_deep_are_named_not_walked(tmp_path):
+    folder = tmp_path / "runs"
+    deep = folder / "/".join(["d"] * 40)
+    deep.mkdir(parents=True)
+    (deep / "x.log").write_text("x\n", encoding="utf-8")
+    (folder / "run.log").write_bytes(LOG.read_bytes())
+    found = importer.scan(folder)
+    assert [r["source"] for r in found.runs] == ["run.log"]
+    assert ("/".join(["d"] * 33), "a folder more than 32 deep in the folder: not read") in found.skipped
+    assert not any(rel.endswith("x.log") for rel, _ in found.skipped)
