@@ -182,8 +182,8 @@ def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, 
         surveyed = survey(folder, mapping=mapping, one_system=one_system, cite=cite)
     except (ImportFailed, MappingError) as exc:
         raise click.ClickException(str(exc)) from None
-    for line in describe(surveyed[1], runs=surveyed[0].runs):
-        click.echo(line)
+    for line in describe(surveyed[1], runs=surveyed[0].runs):  # names in it are the folder's: never raw
+        click.echo(_printable(line))
     if _at_a_terminal() and not no_input:
         for name, question in QUESTIONS.items():
             if name not in given:
@@ -192,8 +192,8 @@ def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, 
         found, problems = import_folder(folder, out=out, answers=given, surveyed=surveyed)
     except (ImportFailed, WriteError) as exc:
         raise click.ClickException(str(exc)) from None
-    for rel, why in found.skipped:  # a name as Python writes it where it holds a control character
-        click.echo(f"skipped {rel if rel.isprintable() else repr(rel)}: {why}", err=True)
+    for rel, why in found.skipped:
+        click.echo(_printable(f"skipped {rel}: {why}"), err=True)
     click.echo(f"wrote {out}: {len(found.runs)} run(s){' cited' if cite else ''}, {len(found.traces)} mdstat file(s), "
                f"{len({n for _, read in found.settings for n in read.settings})} database setting(s) read")
     if problems:
@@ -313,6 +313,12 @@ def migrate(paths: tuple[Path, ...], write: bool) -> None:
         for line in said:
             click.echo(line + ("" if write else " (run with --write to rewrite it)"))
     sys.exit(1 if failed else 0)
+
+
+def _printable(text: str) -> str:
+    """``text`` for a terminal: each character that is not printable (ESC, CR, a bidirectional override
+    in a file name: issue #61) written as Python escapes it (\\x1b, \\r, \\u202e)."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 @main.command()

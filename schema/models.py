@@ -53,6 +53,16 @@ def _refuse(text: str, where: str) -> str:
     raise ValueError(f"control character U+{code:04X} is not allowed in {where}")
 
 
+def refused_characters(text: str, where: str) -> str | None:
+    """Why ``text`` may not be in a bundle (a control or bidirectional character, in words naming
+    ``where``), or None: for what import reads from a folder before it writes it into one (a file name)."""
+    try:
+        _refuse(text, where)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def _plain_text(text: str) -> str:
     return _refuse(text, "text")
 

@@ -59,3 +59,25 @@ def test_folders_past_32_deep_are_named_not_walked(tmp_path):
     assert [r["source"] for r in found.runs] == ["run.log"]
     assert ("/".join(["d"] * 33), "a folder more than 32 deep in the folder: not read") in found.skipped
     assert not any(rel.endswith("x.log") for rel, _ in found.skipped)
+
+
+def test_a_file_name_with_a_control_character_is_skipped_and_printed_escaped(tmp_path):
+    """Names with ESC, CR or U+202E reached the terminal raw in the grouping lines, and made the whole bundle
+    refused (its artifact paths) instead of being skipped (issue #61, finding 8)."""
+    from click.testing import CliRunner
+
+    from ingest.cli import main
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for name in ("run.log", "evil\x1b[31mred.log", "bidi\u202eenil.log", "cr\rover.log"):
+        (folder / name).write_bytes(LOG.read_bytes())
+    done = CliRunner().invoke(main, ["import", str(folder), "--out", str(tmp_path / "out" / "x"), "--no-input"])
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    assert [line for line in lines if line.startswith("skipped")] == [
+        "skipped bidi\\u202eenil.log: bidirectional control U+202E is not allowed in a file name: it reorders what a "
+        "reader sees: not read (rename it)",
+        "skipped cr\\rover.log: control character U+000D is not allowed in a file name: not read (rename it)",
+        "skipped evil\\x1b[31mred.log: control character U+001B is not allowed in a file name: not read (rename it)"]
+    assert "1 run(s) of oltp_read_only: run.log" in done.output
+    assert all(c.isprintable() for line in lines for c in line)

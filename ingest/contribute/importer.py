@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from schema.models import SCHEMA_VERSION, TO_BE_STATED
+from schema.models import SCHEMA_VERSION, TO_BE_STATED, refused_characters
 
 from .bundle_writer import publish, staged_bundle
 from .citing import Citation, cite_runs, cited_note, source_entry
@@ -228,7 +228,8 @@ def _files(folder: Path, found: Found) -> Iterator[tuple[Path, str]]:
             folders.clear()
     for path in sorted(listed):
         rel = path.relative_to(folder).as_posix()
-        why = _not_read(path)
+        named = refused_characters(rel, "a file name")  # the bundle would be refused for it (issue #61)
+        why = f"{named}: not read (rename it)" if named else _not_read(path)
         if why:
             found.skipped.append((rel, why))
         else:
