@@ -81,3 +81,24 @@ def test_a_file_name_with_a_control_character_is_skipped_and_printed_escaped(tmp
         "skipped evil\\x1b[31mred.log: control character U+001B is not allowed in a file name: not read (rename it)"]
     assert "1 run(s) of oltp_read_only: run.log" in done.output
     assert all(c.isprintable() for line in lines for c in line)
+
+
+def test_a_bundle_too_large_to_validate_is_refused_before_it_is_written(tmp_path, monkeypatch):
+    """20,000 logs took import 9 min 30 s, then validation refused the bundle.yaml it wrote ("larger than 4
+    MiB"; issue #61, finding 6): the size is now said as the text is made (here against a bound of 1,000)."""
+    from click.testing import CliRunner
+
+    from ingest.cli import main
+    from ingest.contribute import bundle_writer
+    monkeypatch.setattr(bundle_writer, "MAX_BYTES", 1000)
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for i in (1000, 5000):
+        (folder / f"res_iops{i}.log").write_bytes(LOG.read_bytes())
+    out = tmp_path / "out" / "x"
+    done = CliRunner().invoke(main, ["import", str(folder), "--out", str(out), "--no-input"])
+    assert done.exit_code == 1
+    assert done.output.splitlines()[-1].startswith("Error: the bundle would be ")
+    assert done.output.splitlines()[-1].endswith(" bytes, more than the 1,000 a bundle.yaml may be (2 results): make "
+                                                 "it of fewer runs, a subfolder at a time")
+    assert not out.exists() and list(out.parent.iterdir()) == []

@@ -18,6 +18,7 @@ from typing import Iterator
 import yaml
 
 from ..bundles.problems import Problem
+from ..bundles.yamlfile import MAX_BYTES
 from ..bundles.validate import validate_paths
 
 
@@ -25,7 +26,7 @@ class WriteError(Exception):
     pass
 
 
-class _PlainDumper(yaml.SafeDumper):
+class _PlainDumper(yaml.CSafeDumper):  # libyaml's emitter: 10 MB in seconds, not 30 s (issue #61)
     def ignore_aliases(self, data) -> bool:
         return True
 
@@ -53,7 +54,12 @@ def publish(doc: dict, *, work: Path, final: Path, allowed: frozenset[str] = fro
     """Write ``doc`` as work/bundle.yaml and move the bundle to ``final`` if it validates, but for
     errors of the ``allowed`` types (an imported bundle's values "to be stated"); returns the problems
     of the bundle at ``final``."""
-    (work / "bundle.yaml").write_text(dump(doc), encoding="utf-8")
+    text = dump(doc)
+    if len(text.encode("utf-8")) > MAX_BYTES:  # said before validation's "larger than 4 MiB: refused" (issue #61)
+        results = len(doc.get("results", []))
+        raise WriteError(f"the bundle would be {len(text.encode('utf-8')):,} bytes, more than the {MAX_BYTES:,} a "
+                         f"bundle.yaml may be ({results:,} results): make it of fewer runs, a subfolder at a time")
+    (work / "bundle.yaml").write_text(text, encoding="utf-8")
     _, problems = validate_paths([work])
     errors = [p for p in problems if p.severity == "error" and p.type not in allowed]
     if errors:

@@ -295,7 +295,9 @@ def _name_values(runs: list[dict], tests: list[tuple[str, str]]) -> tuple[list[t
                                       for p in range(len(slot[0])) if p != slot[1]):
             continue  # bare words of names with nothing in common ("good.log", "other.log"): no varying part
         shown = ", ".join(f"{key if len(slot) == 1 else ''}{v}" for v in sorted(values, key=_order))
-        test_of = {v: {tests[i][0] for i, w in members if w == v} for v in values}
+        test_of: dict[str, set] = {v: set() for v in values}  # one pass: 20,000 files of one value each (issue #61)
+        for i, w in members:
+            test_of[w].add(tests[i][0])
         options = set.intersection(*({o for o, given in (runs[i]["run"].get("command_options") or {}).items()
                                       if str(given) == v} for i, v in members))
         if all(str(runs[i]["run"].get("threads")) == v for i, v in members):
@@ -474,10 +476,13 @@ def _filled(text: str, system: System, *, pattern: str, answer: str) -> str:
 
 def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[System]:
     """The systems of the runs the mapping does not place: one a distinct key (folder, settings, name)."""
+    # each key's runs, in one pass over them (a pass a key was quadratic: 20,000 logs, issue #61)
+    of_key: dict[tuple, list[int]] = {}
+    for j in members:
+        of_key.setdefault(keys[j], []).append(j)
     # in the order of their folders' and file names' values as numbers (iops 1000, 5000, 15000; BP5, BP25)
-    distinct = sorted({keys[j] for j in members}, key=lambda k: ([_natural(p) for p in k[0].split("/")],
-                                                                  [(n, _natural(v)) for n, v in k[2]],
-                                                                  min(j for j in members if keys[j] == k)))
+    distinct = sorted(of_key, key=lambda k: ([_natural(p) for p in k[0].split("/")],
+                                             [(n, _natural(v)) for n, v in k[2]], of_key[k][0]))
     if len(distinct) <= 1:
         if not members:
             return []
@@ -492,7 +497,7 @@ def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[Sy
     for key in distinct:
         folder, settings, name = key
         rule, label, notes = [], [], []
-        real = sorted({_folder(runs[j]["source"]) for j in members if keys[j] == key})
+        real = sorted({_folder(runs[j]["source"]) for j in of_key[key]})
         if folders_vary:
             rule.append(f"subfolder {', '.join(f + '/' for f in real)}" if folder else "the folder's top level")
             label.append(short.get(folder) or folder or "top level")
@@ -527,7 +532,7 @@ def _auto(members: list[int], *, keys: list[tuple], runs: list[dict]) -> list[Sy
             notes.append(f"Its logs are in the subfolder {', '.join(f + '/' for f in real)}; what that name means is "
                          "not read from it.")
         systems.append(System(id=system_id, label=", ".join(label), rule="; ".join(rule),
-                              runs=[j for j in members if keys[j] == key], folders=set(real), filesystem=filesystem,
+                              runs=list(of_key[key]), folders=set(real), filesystem=filesystem,
                               notes=notes, values={k: v for k, v in name if not k.startswith("#")}))
     return systems
 
