@@ -60,3 +60,16 @@ def test_a_docs_page_that_says_where_it_is_published_stops_the_build(tmp_path, c
     key = claim.split(":")[0]
     assert (f'docs/hostile.md: its front matter gives "{key}", which says where or how the page is published: a docs '
             f'page is published at /docs/ as its file name says (take "{key}" out)') in str(caught.value)
+
+
+def test_a_content_adapter_in_docs_is_not_read(tmp_path):
+    """A docs/_content.gotmpl ran template code at build time (readFile) and added a page at /claims/ in the
+    place of the site's (issue #61's second pass): the docs mount takes Markdown only."""
+    layout = copy_project(tmp_path / "project", studies=("scaleflux-csd2000-mysql-2020",))
+    (layout.root / "docs" / "_content.gotmpl").write_text(
+        '{{ $.AddPage (dict "path" "evil" "title" "Evil" "kind" "page" "url" "/claims/" '
+        '"content" (dict "mediaType" "text/markdown" "value" "FAKE")) }}', encoding="utf-8")
+    build_site(layout)
+    claims = (layout.public / "claims" / "index.html").read_text(encoding="utf-8")
+    assert "FAKE" not in claims and "Evil" not in claims
+    assert not list(layout.public.rglob("evil"))

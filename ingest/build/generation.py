@@ -86,9 +86,10 @@ def new_generation(build: Path, *, recycle: bool = False) -> Generation:
 
 
 def _mounts(site: Path, *, export: Path | None, extra: list[tuple[str, str]], data: Path | None = None) -> list[str]:
-    """site/hugo.toml's module mounts as TOML lines, the exported data read from ``export`` (and its
-    static files left out) when given, its data folder from ``data`` when given, with ``extra``
-    (source, target) mounts after them."""
+    """site/hugo.toml's module mounts as TOML lines (each with the files it takes, where it says: the
+    docs mount's Markdown only), the exported data read from ``export`` (and its static files left out)
+    when given, its data folder from ``data`` when given, with ``extra`` (source, target) mounts after
+    them."""
     config = tomllib.loads((site / "hugo.toml").read_text(encoding="utf-8"))
     mounts = []
     for mount in config["module"]["mounts"]:
@@ -99,10 +100,11 @@ def _mounts(site: Path, *, export: Path | None, extra: list[tuple[str, str]], da
             source = str(data)
         elif export is not None and source.startswith(EXPORT_MOUNT):
             source = str(export / source.removeprefix(EXPORT_MOUNT))
-        mounts.append((source, mount["target"]))
+        mounts.append((source, mount["target"], mount.get("files")))
     lines = ["[module]"]
-    for source, target in mounts + extra:
+    for source, target, files in mounts + [(source, target, None) for source, target in extra]:
         lines += ["  [[module.mounts]]", f"    source = {json.dumps(source)}", f"    target = {json.dumps(target)}"]
+        lines += [f"    files = {json.dumps(files)}"] if files else []
     return lines
 
 
