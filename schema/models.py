@@ -110,6 +110,11 @@ PartialDate = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}(-[0-9]{2}(-[0
                         AfterValidator(_calendar_date)]
 Timestamp = Annotated[Text, AfterValidator(_iso_time)]
 Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
+# A host name of the web: dot-separated labels, the last of letters (a top-level domain, or its punycode);
+# a name beyond ASCII is refused with its punycode below. Not an IP address, in any of its spellings.
+_HOST = re.compile(r"(?:[^\W_](?:[\w-]{0,61}[^\W_])?\.)+(?:[^\W\d_]{2,63}|xn--[a-z0-9-]{1,59})", re.IGNORECASE)
+
+
 def _web_address(text: str) -> str:
     """A web address that goes where it reads: the site and every page link to it, and its words name
     its host and path (ingest/database/citing.py: a repository at a commit), so what a browser resolves
@@ -121,13 +126,22 @@ def _web_address(text: str) -> str:
     host = parts.hostname or ""
     if not host:
         raise ValueError("a web address without a host")
+    if "%" in parts.netloc:  # a browser decodes it: %D0%B0pple.com is Cyrillic а, not a
+        raise ValueError("a host written with %-escapes, which a browser decodes to another name: write the host as it is")
+    try:
+        parts.port
+    except ValueError:
+        raise ValueError(f"a port that is not a number from 0 to 65535 ({parts.netloc!r})") from None
+    if not _HOST.fullmatch(host):
+        raise ValueError(f"a host that is not a name of the web ({host!r}): an address such as 0x7f000001 or 127.0.0.1 "
+                         "goes to a machine no source is published from")
     if not host.isascii():
         try:
             shown = f": write it as a browser reads it, {host.encode('idna').decode('ascii')!r}"
         except UnicodeError:
             shown = ""
         raise ValueError(f"a host of letters beyond ASCII ({host!r}), which can pass for another's{shown}")
-    if "\\" in text or any(p in (".", "..") for p in urllib.parse.unquote(parts.path).split("/")):
+    if "\\" in urllib.parse.unquote(text) or any(p in (".", "..") for p in urllib.parse.unquote(parts.path).split("/")):
         raise ValueError("a path with a '.' or '..' part (written as such or as %2e) or a backslash: a browser "
                          "goes to another address than the one it shows")
     return text

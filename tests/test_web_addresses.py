@@ -51,3 +51,32 @@ def test_import_cite_quotes_the_folder_in_the_source_s_address():
     source = source_entry({}, cite=cite, to_be_stated="TO BE STATED")
     assert source["url"] == f"https://github.com/Example-Lab/results/tree/{COMMIT}/x/%252e%252e/y"
     assert TypeAdapter(Url).validate_python(source["url"])
+
+
+@pytest.mark.parametrize("url, message", [  # issue #61's second pass
+    ("https://%D0%B0pple.com/x", "a host written with %-escapes, which a browser decodes to another name: write the "
+                                 "host as it is"),
+    ("https://evil.com%23.github.com/x", "a host written with %-escapes, which a browser decodes to another name: "
+                                         "write the host as it is"),
+    ("https://0x7f000001/x", "a host that is not a name of the web ('0x7f000001'): an address such as 0x7f000001 or "
+                             "127.0.0.1 goes to a machine no source is published from"),
+    ("https://127.0.0.1/x", "a host that is not a name of the web ('127.0.0.1'): an address such as 0x7f000001 or "
+                            "127.0.0.1 goes to a machine no source is published from"),
+    ("https://[::1]/x", "a host that is not a name of the web ('::1'): an address such as 0x7f000001 or 127.0.0.1 "
+                        "goes to a machine no source is published from"),
+    ("https://github.com:80x/a", "a port that is not a number from 0 to 65535 ('github.com:80x')"),
+    ("https://example.org/docs%5Cpaper.pdf", DOTS),
+])
+def test_a_host_or_port_a_browser_reads_otherwise_is_refused(url, message):
+    assert _refused(url) == message
+
+
+def test_a_repository_address_with_a_query_or_fragment_is_not_cited_as_a_commit():
+    from ingest.database.citing import source_name
+    from schema.models import Source
+    base = dict(id="s", publisher="Good Lab", title="Logs", language="en", commit=COMMIT)
+    at = source_name(Source(**base, url=f"https://github.com/good/repo/blob/{COMMIT}/x.log"))
+    assert at.startswith("good/repo at ") and "x.log" in at
+    for url in (f"https://github.com/good/repo#/blob/{COMMIT}/x.log", f"https://github.com/good/repo?/blob/{COMMIT}/x.log",
+                f"https://github.com/good/repo/blob/{COMMIT}/x.log#L3"):
+        assert source_name(Source(**base, url=url)) == "Good Lab, “Logs”"

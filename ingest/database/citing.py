@@ -25,7 +25,9 @@ QUOTE_CHARS = 120  # a quote longer than this is cut, with an ellipsis
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 # A repository's page at a commit: github.com/OWNER/REPO/blob|tree/COMMIT[/PATH]
-_GITHUB = re.compile(r"https://github\.com/([^/]+/[^/]+)/(?:blob|tree)/([0-9a-f]{40})(?:/(.*))?$")
+# A repository's file or folder at a commit: owner and name as GitHub spells them, and no query or fragment
+# (https://github.com/good/repo#/blob/<commit>/x.log opens the default branch: issue #61)
+_GITHUB = re.compile(r"https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/(?:blob|tree)/([0-9a-f]{40})(?:/([^?#]*))?$")
 
 
 def one_line(text: str) -> str:
