@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.parse
 from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from .web_address import web_address
 
 SCHEMA_VERSION = 2  # what validate reads; an older bundle is rewritten by `benchdb migrate`
 # The characters that make a spreadsheet read a CSV cell as a formula (OWASP, CSV injection), and the
@@ -110,45 +111,8 @@ PartialDate = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}(-[0-9]{2}(-[0
                         AfterValidator(_calendar_date)]
 Timestamp = Annotated[Text, AfterValidator(_iso_time)]
 Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
-# A host name of the web: dot-separated labels, the last of letters (a top-level domain, or its punycode);
-# a name beyond ASCII is refused with its punycode below. Not an IP address, in any of its spellings.
-_HOST = re.compile(r"(?:[^\W_](?:[\w-]{0,61}[^\W_])?\.)+(?:[^\W\d_]{2,63}|xn--[a-z0-9-]{1,59})", re.IGNORECASE)
-
-
-def _web_address(text: str) -> str:
-    """A web address that goes where it reads: the site and every page link to it, and its words name
-    its host and path (ingest/database/citing.py: a repository at a commit), so what a browser resolves
-    must be what is shown (issue #61)."""
-    parts = urllib.parse.urlsplit(text)
-    if "@" in parts.netloc:
-        raise ValueError(f"a web address with a name before '@' goes to the host after it ({parts.hostname!r}), "
-                         "not to the one it seems to name: give the address without it")
-    host = parts.hostname or ""
-    if not host:
-        raise ValueError("a web address without a host")
-    if "%" in parts.netloc:  # a browser decodes it: %D0%B0pple.com is Cyrillic а, not a
-        raise ValueError("a host written with %-escapes, which a browser decodes to another name: write the host as it is")
-    try:
-        parts.port
-    except ValueError:
-        raise ValueError(f"a port that is not a number from 0 to 65535 ({parts.netloc!r})") from None
-    if not _HOST.fullmatch(host):
-        raise ValueError(f"a host that is not a name of the web ({host!r}): an address such as 0x7f000001 or 127.0.0.1 "
-                         "goes to a machine no source is published from")
-    if not host.isascii():
-        try:
-            shown = f": write it as a browser reads it, {host.encode('idna').decode('ascii')!r}"
-        except UnicodeError:
-            shown = ""
-        raise ValueError(f"a host of letters beyond ASCII ({host!r}), which can pass for another's{shown}")
-    if "\\" in urllib.parse.unquote(text) or any(p in (".", "..") for p in urllib.parse.unquote(parts.path).split("/")):
-        raise ValueError("a path with a '.' or '..' part (written as such or as %2e) or a backslash: a browser "
-                         "goes to another address than the one it shows")
-    return text
-
-
 Url = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$"), AfterValidator(_plain_text),
-                AfterValidator(_web_address)]
+                AfterValidator(web_address)]
 Positive = Annotated[int, Field(ge=1, le=INT_MAX)]
 CommitHash = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
