@@ -102,3 +102,35 @@ def test_a_bundle_too_large_to_validate_is_refused_before_it_is_written(tmp_path
     assert done.output.splitlines()[-1].endswith(" bytes, more than the 1,000 a bundle.yaml may be (2 results): make "
                                                  "it of fewer runs, a subfolder at a time")
     assert not out.exists() and list(out.parent.iterdir()) == []
+
+
+def test_long_runs_of_spaces_in_settings_and_logs_are_read_in_one_pass(tmp_path):
+    """A third hostile pass (issue #61): a 3 KB variables-dump line took import 86 s, a 60 KB my.cnf line
+    26 s and a 40 KB line of spaces in a sysbench log 20 s, each pattern backtracking over the spaces. These
+    are the same lines; their results are what the patterns read."""
+    from ingest.contribute.importer import MDADM_MEMBER
+    from ingest.contribute.server_settings import read_variables
+    from ingest.parsers.sysbench_shapes import RE_KEY_VALUE
+    read = read_variables("innodb_a\tON\ninnodb_b\tOFF\n| innodb_c | x |\ninnodb_x  a" + " " * 3000 + "b\n", rel="v.txt")
+    assert {n: s.value for n, s in read.settings.items()} == {"innodb_a": "ON", "innodb_b": "OFF", "innodb_c": "x"}
+    text = "[mysqld]\ninnodb_buffer_pool_size=1G\ninnodb_x" + " " * 60000 + "y\n"
+    assert {n: s.value for n, s in read_cnf(tmp_path / "my.cnf", root=tmp_path, text=text).settings.items()} == {
+        "innodb_buffer_pool_size": "1G"}
+    assert RE_KEY_VALUE.match(" " * 40000 + "x") is None
+    assert RE_KEY_VALUE.match("    transactions:   73056  (2434.78 per sec.)").groups() == (
+        "transactions", "73056  (2434.78 per sec.)")
+    assert MDADM_MEMBER.fullmatch("0 8 1 0 " + " " * 20000 + "x") is None
+    assert MDADM_MEMBER.fullmatch("0       8       17        0      active sync   /dev/sdb1").group(1) == "sdb1"
+
+
+def test_many_folders_of_a_log_and_a_my_cnf_are_grouped_by_folder(tmp_path):
+    """3,000 such folders took import past five minutes in the settings' grouping (issue #61's third pass)."""
+    folder = tmp_path / "runs"
+    for i in range(300):
+        (folder / f"d{i}").mkdir(parents=True)
+        (folder / f"d{i}" / "run.log").write_bytes(LOG.read_bytes())
+        (folder / f"d{i}" / "my.cnf").write_text(f"[mysqld]\ninnodb_buffer_pool_size={i + 1}M\n", encoding="utf-8")
+    found = importer.scan(folder)
+    grouping = importer.group(runs=found.runs, reads=found.settings, root=folder)
+    assert len(grouping.systems) == 300
+    assert all(len(s.runs) == 1 for s in grouping.systems)

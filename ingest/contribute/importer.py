@@ -55,7 +55,9 @@ QUESTIONS = {
 }
 MDADM = re.compile(r"^\s*(Raid Level|Raid Devices|Chunk Size)\s*:\s*(\S+)\s*$")
 # a member line of mdadm --detail: "   0     259        1        0      active sync set-A   /dev/nvme0n1p1"
-MDADM_MEMBER = re.compile(r"^\s*\d+\s+\d+\s+\d+\s+(?:\d+|-)\s+.*?/dev/(\S+)\s*$")
+# on a stripped line (fullmatch); one \s before the lazy .*?, which takes the rest: "\s+.*?" and a trailing
+# "\s*$" backtracked over a long run of spaces (issue #61)
+MDADM_MEMBER = re.compile(r"\d+\s+\d+\s+\d+\s+(?:\d+|-)\s.*?/dev/(\S+)")
 NUMBER = re.compile(r"\d+\.\d+")
 TREE = re.compile(r"^[\s│├└─`|-]+")  # lsblk's tree in front of a partition's name
 
@@ -140,7 +142,7 @@ def _mdadm(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
     for number, line in enumerate((_small_text(path) or "").splitlines(), 1):
         if match := MDADM.match(line):
             read[match.group(1).lower()] = (match.group(2), number)
-        elif match := MDADM_MEMBER.match(line):
+        elif match := MDADM_MEMBER.fullmatch(line.strip()):
             members.append((match.group(1), number))
     if "raid level" not in read or "raid devices" not in read:
         return False

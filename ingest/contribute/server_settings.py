@@ -23,10 +23,12 @@ from pathlib import Path
 SERVER_GROUP = re.compile(r"^(mysqld|server|mariadb|mariadbd|client-server|galera)(-\d+(\.\d+)*)?$")
 INSTANCE_GROUP = re.compile(r"^mysqld(\d+)$")  # mysqld_multi's [mysqld1], [mysqld2], ...
 GROUP = re.compile(r"^\s*\[([^\]]+)\]\s*(?:[#;].*)?$")
-OPTION = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(?:=\s*(.*?))?\s*$")
+# Matched on a stripped line, so that no pattern ends in \s*$ after a lazy group: 60 KB of spaces inside
+# a line took OPTION 26 s, 3 KB VARIABLE 86 s, backtracking (issue #61); the value is stripped after.
+OPTION = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)(?:\s*=\s*(.*))?")
 INCLUDE = re.compile(r"^\s*!(include|includedir)\s+(\S.*?)\s*$")
 # mariadb -B, the client's table, or columns its tabs were expanded into (two spaces or more)
-VARIABLE = re.compile(r"^\|?\s*([a-z_][a-z0-9_]*)\s*(?:\t|\||\s{2,})\s*(.*?)\s*\|?\s*$")
+VARIABLE = re.compile(r"\|?\s*([a-z_][a-z0-9_]*)(?:\t|[ ]*\||\s{2,})(.*)")
 SERVER_COMMAND = re.compile(r"(?:^|[\s/;&|(])(mysqld|mariadbd|mysqld_safe|mariadbd-safe)\b(.*)$")
 COMMAND_OPTION = re.compile(r"--(?:loose[-_])?([A-Za-z][A-Za-z0-9_-]*)=(\"[^\"]*\"|'[^']*'|\S+)")
 UNITS = {"K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6}
@@ -118,7 +120,7 @@ def _read_cnf_file(path: Path, *, root: Path, text: str, into: Read, instances: 
             _include(match.group(1), match.group(2), base=path.parent, root=root, rel=rel, number=number,
                      into=into, instances=instances, seen=seen, depth=depth + 1)
             continue
-        match = OPTION.match(line.split(" #")[0])
+        match = OPTION.fullmatch(line.split(" #")[0].strip())
         if match is None or group is None:
             continue
         name, value = name_of(match.group(1)), (match.group(2) or "").strip().strip("\"'")
@@ -164,8 +166,9 @@ def read_variables(text: str, *, rel: str) -> Read | None:
     (a table of two columns is not enough to tell)."""
     read = Read(files=[rel])
     for number, line in enumerate(text.splitlines(), 1):
-        if (match := VARIABLE.match(line)) is not None and RELEVANT.match(match.group(1)):
-            setting = Setting(value=match.group(2), file=rel, line=number)
+        if (match := VARIABLE.fullmatch(line.rstrip("\r\n"))) is not None and RELEVANT.match(match.group(1)):
+            value = match.group(2).strip()
+            setting = Setting(value=value.removesuffix("|").rstrip() if value.endswith("|") else value, file=rel, line=number)
             if (note := too_long(match.group(1), setting)) is not None:
                 read.notes.append(note)
             else:

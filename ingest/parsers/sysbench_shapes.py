@@ -49,7 +49,9 @@ RE_IVL_CSV = re.compile(rf"^(\d+),(\d+),{NUM},{NUM},{NUM},{NUM},{NUM},{NUM},{NUM
 RE_QUEUE = re.compile(r"^\[\s*(\d+)s \] queue length: (\d+),? concurrency: (\d+)$")
 # A shell prompt of the RHEL/CentOS form, "[user@host dir]# " or "$ ": never an interval line.
 RE_PROMPT = re.compile(r"^\[[^\]\s]+@[^\]]*\][#$](?:\s|$)")
-RE_KEY_VALUE = re.compile(r"^\s+([^:]+?):\s+(.*)$")
+# the key begins with no space: \s+ and the key never share a character, so a long line of spaces is one
+# pass, not the square of its length (a 40 KB line took 20 s: issue #61)
+RE_KEY_VALUE = re.compile(r"^\s+([^:\s][^:]*?):\s+(.*)$")
 RE_PER_SEC = re.compile(rf"^{NUM}\s+\({NUM} per sec\.\)$")
 RE_PERCENTILE = re.compile(r"^(?:approx\.\s+)?(\d+(?:\.\d+)?)(?:th)? percentile$")
 RE_HIST_ROW = re.compile(rf"^\s*{NUM} \|[*\s]*?\s(\d+)$")
