@@ -272,6 +272,36 @@ def test_migrate_ties_a_figures_file_of_before_to_its_result_and_log(cited):
     assert CliRunner().invoke(main, ["migrate", str(cited)]).output == ""
 
 
+def test_an_unknown_metadata_key_is_named_escaped_and_short(cited):
+    """A key holding a newline forged a line of validate's output, and a 3 MB key made a 3 MB line (issue #61's
+    third pass)."""
+    path = cited / "cited" / "ro-16.parquet"
+    stored = pq.read_metadata(path).metadata
+    samples = pq.read_table(path)
+    with pq.ParquetWriter(path, samples.schema, store_schema=False) as writer:
+        writer.write_table(samples)
+        writer.add_key_value_metadata({**{k.decode(): v.decode() for k, v in stored.items()},
+                                       "x\nFAKE: all good": "1", "y" * 3_000_000: "2"})
+    assert sorted(_problems(cited)) == sorted([
+        AT + "x\\nFAKE: all good: unknown key of the file's metadata (not part of a figures file)",
+        AT + "y" * 80 + "… (3,000,000 bytes): unknown key of the file's metadata (not part of a figures file)", REFUSED])
+
+
+def test_migrate_says_so_when_a_figures_file_lies_behind_a_link(cited, tmp_path):
+    """With cited/ a link to a folder outside, migrate --write wrote nothing (right) and said nothing (issue
+    #61's third pass): validate named the link, migrate did not."""
+    from click.testing import CliRunner
+
+    from ingest.cli import main
+    outside = tmp_path / "outside"
+    (cited / "cited").rename(outside)
+    (cited / "cited").symlink_to(outside, target_is_directory=True)
+    done = CliRunner().invoke(main, ["migrate", "--write", str(cited)])
+    assert done.exit_code == 1
+    assert done.output == (f"{cited}/bundle.yaml:-: artifact path 'cited/ro-16.parquet' goes through a symbolic link "
+                           "(cited): links are not followed\n")
+
+
 def test_a_figures_file_with_other_metadata_is_refused(cited):
     path = cited / "cited" / "ro-16.parquet"
     samples = pq.read_table(path).replace_schema_metadata(None)

@@ -64,3 +64,13 @@ def test_a_file_of_json_lines_of_more_samples_than_a_run_may_hold_is_refused(mon
     run, problems = read_figures_lines(FIXTURES / "figures-jsonl" / "ro-16.jsonl")
     assert run is None
     assert [p.message for p in problems] == ["3 samples: more than 2 interval samples in one run: not read further"]
+
+
+def test_a_log_whose_lines_end_in_cr_alone_is_named_so(tmp_path):
+    """It was refused as "not a sysbench log (no sysbench header...)" (issue #61's third pass)."""
+    path = tmp_path / "mac.log"
+    path.write_bytes(LOG.read_bytes().replace(b"\n", b"\r"))
+    with pytest.raises(ParseError) as caught:
+        parse_runs(path)
+    assert str(caught.value) == (f"{path}: not a sysbench log as it is: its lines end in CR alone (the old Mac way); "
+                                 "convert them to LF or CRLF")

@@ -416,9 +416,9 @@ def read_figures(path: Path, *, origin: dict, most: int = MAX_SAMPLES) -> tuple[
         return None, problems
     stored = meta.metadata or {}
     prefix = RUN_KEY + "."
-    problems = [FiguresProblem(None, key.decode("utf-8", "replace"), "extra_forbidden",
+    problems = [FiguresProblem(None, _shown_key(key), "extra_forbidden",
                                "unknown key of the file's metadata (not part of a figures file)")
-                for key in stored if key not in (RUN_KEY.encode(), ORIGIN_KEY.encode())]
+                for key in stored if key not in (RUN_KEY.encode(), ORIGIN_KEY.encode())][:MAX_PROBLEMS]
     problems += tied(stored.get(ORIGIN_KEY.encode()), origin)
     if RUN_KEY.encode() not in stored:
         return None, problems + [FiguresProblem(None, RUN_KEY, "missing", "missing required field: the run's figures")]
@@ -448,6 +448,14 @@ def read_figures(path: Path, *, origin: dict, most: int = MAX_SAMPLES) -> tuple[
     run["intervals"] = intervals = IntervalColumns()
     intervals.add_part(_as_read(table.drop_columns(["line"])), table.column("line").to_numpy().tolist())
     return rechecked(run, problems, line=None, prefix=prefix)
+
+
+def _shown_key(key: bytes) -> str:
+    """A metadata key of the file as a problem names it: what is not printable escaped (a newline in a key
+    forged a line of validate's output), and at most 80 characters (a key of 3 MB was one line of 3 MB)."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in key[:400].decode("utf-8", "replace"))
+    return text if len(text) <= 80 and len(key) <= 400 else text[:80] + f"… ({len(key):,} bytes)"
 
 
 def stored_origin(path: Path) -> dict | None:

@@ -195,8 +195,11 @@ def _origin_of(result: dict) -> dict | None:
 
 def _untied(folder: Path, path: str) -> bool:
     """Whether the bundle's Parquet figures file ``path`` is one of before ORIGIN_KEY (no symbolic link
-    followed; a file that is not there or not Parquet is validate's to name)."""
-    target, _, _ = bundle_file(folder, Path(path), folder_ok=False)
+    followed: one on the way is a MigrateError, not a silent skip; a file that is not there or not Parquet
+    is validate's to name)."""
+    target, kind, why = bundle_file(folder, Path(path), folder_ok=False)
+    if kind == "symlink":
+        raise MigrateError("-: " + why.format(path=path))
     try:
         return target is not None and target.is_file() and cited.stored_origin(target) is None
     except (OSError, ValueError, cited.Refused):

@@ -47,6 +47,9 @@ def artifact_pieces(path: Path, *, kind: str, markers: tuple[bytes, ...] = (),
             piece = f.read(size)
             if b"\0" in piece[:4096]:
                 raise ParseError(f"{path}: not {kind} (binary data)")
+            if b"\r" in piece and b"\n" not in piece:
+                raise ParseError(f"{path}: not {kind} as it is: its lines end in CR alone (the old Mac way); "
+                                 "convert them to LF or CRLF")
             total = os.fstat(f.fileno()).st_size
             if markers and total > SNIFF_FROM and not any(m in piece for m in markers):
                 raise ParseError(f"{path}: not {kind}: {total:,} bytes, and its first {len(piece):,} hold nothing "
