@@ -4,6 +4,7 @@ deep, a 15 MB setting."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from ingest.contribute import importer
@@ -134,3 +135,19 @@ def test_many_folders_of_a_log_and_a_my_cnf_are_grouped_by_folder(tmp_path):
     grouping = importer.group(runs=found.runs, reads=found.settings, root=folder)
     assert len(grouping.systems) == 300
     assert all(len(s.runs) == 1 for s in grouping.systems)
+
+
+def test_file_names_that_slug_alike_get_ids_of_their_own(tmp_path):
+    """"a b.log" beside "a-b.log" got the id a-b-x, which reads as the file a-b-x.log; that file got a-b-x-x-x
+    (issue #61's third pass)."""
+    from ingest.contribute.importer import bundle_doc
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for name in ("a b.log", "a-b.log", "a-b-x.log"):
+        (folder / name).write_bytes(LOG.read_bytes())
+    found = importer.scan(folder)
+    grouping = importer.group(runs=found.runs, reads=found.settings, root=folder)
+    doc = bundle_doc(found, bundle_id="x", folder_name="runs", answers={}, grouping=grouping)
+    ids = {r["path"]: r["id"] for r in doc["results"]}
+    second = "a-b-" + hashlib.sha256("a-b.log".encode()).hexdigest()[:8]
+    assert ids == {"artifacts/a b.log": "a-b", "artifacts/a-b.log": second, "artifacts/a-b-x.log": "a-b-x"}

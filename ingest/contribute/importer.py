@@ -434,8 +434,10 @@ def bundle_doc(found: Found, *, bundle_id: str, folder_name: str, answers: dict[
     results, ids = [], set()
     for j, r in enumerate(found.runs):
         run_id = _slug(Path(r["name"]).stem)
+        if run_id in ids:  # "a b.log" beside "a-b.log": its own name's digest, not "-x" (which read as "a-b-x.log")
+            run_id = f"{run_id[:70]}-{hashlib.sha256(r['name'].encode()).hexdigest()[:8]}"
         while run_id in ids:
-            run_id += "-x"
+            run_id = f"{run_id[:70]}-{hashlib.sha256(run_id.encode()).hexdigest()[:8]}"
         ids.add(run_id)
         result = {"type": "artifact", "id": run_id, "format": "sysbench", "path": f"artifacts/{r['name']}",
                   "system": system_of[j], "workload": r["workload"]}
