@@ -305,6 +305,9 @@ def read_by_keys(page, canvas: str) -> list[str]:
     ``canvas`` matches) and walk it with the right arrow from the first point to the last, reading the
     live region after the canvas at each point."""
     chart = page.locator(canvas).first
+    # drawn (its figure's data-drawn), so that its keys are listened to: the drawing modules are imported
+    # after the page loads (site.js), and End pressed before them did nothing (a flaky test)
+    page.wait_for_function("(c) => c.closest('figure')?.dataset.drawn !== undefined", arg=chart.element_handle())
     chart.focus()
     page.keyboard.press("End")
     last = int(chart.get_attribute("data-point"))

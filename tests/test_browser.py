@@ -176,6 +176,7 @@ def test_a_chart_tip_follows_the_keys(page, site_url):
     """The chart takes focus; the right arrow puts Plot's tip on the first point (SupremeRAID RAID 10 at 64
     users: 8476.39 TPS, graid-en table line 123), the next arrow on the next, Escape hides it."""
     page.goto(site_url + STUDY)
+    page.locator("figure[data-chart][data-drawn]").wait_for()  # its keys listened to (draw.js imported after load)
     canvas = page.locator("figure[data-chart] .chart-canvas")
     assert canvas.get_attribute("tabindex") == "0" and canvas.get_attribute("role") == "img"
     assert canvas.get_attribute("aria-hidden") is None
