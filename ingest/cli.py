@@ -18,6 +18,7 @@ from .parsers import PARSERS, ParseError
 from .parsers.sysbench_intervals import IntervalColumns
 from .bundles.problems import BundleError, Problem
 from .bundles.validate import validate_paths
+from .plumbing.text import printable
 
 
 def _report(problems: list[Problem], *, github: bool = False) -> None:
@@ -183,7 +184,7 @@ def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, 
     except (ImportFailed, MappingError) as exc:
         raise click.ClickException(str(exc)) from None
     for line in describe(surveyed[1], runs=surveyed[0].runs):  # names in it are the folder's: never raw
-        click.echo(_printable(line))
+        click.echo(printable(line))
     if _at_a_terminal() and not no_input:
         for name, question in QUESTIONS.items():
             if name not in given:
@@ -193,7 +194,7 @@ def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, 
     except (ImportFailed, WriteError) as exc:
         raise click.ClickException(str(exc)) from None
     for rel, why in found.skipped:
-        click.echo(_printable(f"skipped {rel}: {why}"), err=True)
+        click.echo(printable(f"skipped {rel}: {why}"), err=True)
     click.echo(f"wrote {out}: {len(found.runs)} run(s){' cited' if cite else ''}, {len(found.traces)} mdstat file(s), "
                f"{len({n for _, read in found.settings for n in read.settings})} database setting(s) read")
     if problems:
@@ -313,12 +314,6 @@ def migrate(paths: tuple[Path, ...], write: bool) -> None:
         for line in said:
             click.echo(line + ("" if write else " (run with --write to rewrite it)"))
     sys.exit(1 if failed else 0)
-
-
-def _printable(text: str) -> str:
-    """``text`` for a terminal: each character that is not printable (ESC, CR, a bidirectional override
-    in a file name: issue #61) written as Python escapes it (\\x1b, \\r, \\u202e)."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 @main.command()

@@ -30,6 +30,7 @@ from ..parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE, INTERVA
 from ..parsers.sysbench_intervals import MAX_SAMPLES as RUN_SAMPLES
 from ..parsers.sysbench_recheck import unrecorded
 from ..parsers.sysbench_rows import EXTRA_INTERVAL_COLUMNS
+from ..plumbing.text import printable
 
 FOLDER = "cited"  # where import writes a bundle's figures files: cited/<id>.parquet
 SUFFIX = ".parquet"
@@ -453,8 +454,7 @@ def read_figures(path: Path, *, origin: dict, most: int = MAX_SAMPLES) -> tuple[
 def _shown_key(key: bytes) -> str:
     """A metadata key of the file as a problem names it: what is not printable escaped (a newline in a key
     forged a line of validate's output), and at most 80 characters (a key of 3 MB was one line of 3 MB)."""
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in key[:400].decode("utf-8", "replace"))
+    text = printable(key[:400].decode("utf-8", "replace"))
     return text if len(text) <= 80 and len(key) <= 400 else text[:80] + f"… ({len(key):,} bytes)"
 
 
