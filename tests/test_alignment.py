@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from playwright.sync_api import expect
 
 from conftest import build_with_bundle, read_by_keys, serve_folder
 from ingest.build.site import Layout
@@ -76,7 +77,7 @@ def test_page_shows_the_rebuild_and_the_flag(site, browser):
     assert "declared optimal, but artifacts/mdstat.trace shows md0 recovering" in (
         page.locator('tr[data-run="during"]').inner_text())
     figure = page.locator("figure[data-rebuild]")
-    assert figure.get_attribute("data-drawn") == "rebuild"
+    expect(figure).to_have_attribute("data-drawn", "rebuild")
     assert page.locator('figure[data-rebuild] g[aria-label="rect"] rect').count() == 4  # 2 runs x 2 charts
     assert page.locator("table[data-trace] tbody tr").count() == 4
     # each run is its own series in the time-series chart, drawn once its fold is opened

@@ -6,6 +6,7 @@ import re
 
 import duckdb
 import pytest
+from playwright.sync_api import expect
 
 from conftest import open_folds, read_by_keys
 
@@ -44,7 +45,7 @@ def test_home_lists_the_study(page, site_url):
 def test_chart_draws_one_line_per_configuration(page, site_url, built_site):
     page.goto(site_url + STUDY)
     figure = page.locator("figure[data-chart]")
-    assert figure.get_attribute("data-drawn") == "optimal"
+    expect(figure).to_have_attribute("data-drawn", "optimal")
     assert page.locator('figure[data-chart] g[aria-label="line"] path').count() == 4
     assert page.locator('figure[data-chart] g[aria-label="dot"] circle').count() == 20
     assert _dot_titles(page) == _db_values(built_site, state="optimal")
@@ -54,7 +55,7 @@ def test_chart_draws_one_line_per_configuration(page, site_url, built_site):
 def test_switch_shows_the_rebuilding_state(page, site_url, built_site):
     page.goto(site_url + STUDY)
     page.get_by_label("rebuilding").check()
-    assert page.locator("figure[data-chart]").get_attribute("data-drawn") == "rebuilding"
+    expect(page.locator("figure[data-chart]")).to_have_attribute("data-drawn", "rebuilding")
     assert _dot_titles(page) == _db_values(built_site, state="rebuilding")
     assert page.locator('[data-chart-table][data-switch-value="rebuilding"]').is_visible()
     assert not page.locator('[data-chart-table][data-switch-value="optimal"]').is_visible()
@@ -67,7 +68,7 @@ def test_switch_works_from_the_keyboard(page, site_url):
     page.goto(site_url + STUDY)
     page.get_by_role("radio", name="optimal").focus()  # the chart's own name holds "(optimal)" too
     page.keyboard.press("ArrowRight")
-    assert page.locator("figure[data-chart]").get_attribute("data-drawn") == "rebuilding"
+    expect(page.locator("figure[data-chart]")).to_have_attribute("data-drawn", "rebuilding")
 
 
 def test_printed_tables_equal_the_database(page, site_url, built_site):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 import re
 
+from playwright.sync_api import expect
+
 from conftest import ROOT, serve_folder
 from ingest.build.site import Layout
 from ingest.bundles.fields import facet_pages
@@ -122,7 +124,7 @@ def test_a_page_of_many_charts_draws_each_when_it_is_opened(catalogue: Layout, b
         page.locator("details.runs-chart > summary").last.click()
         charts.last.locator("svg").first.wait_for()
         assert page.locator("figure[data-timeseries][data-drawn]").count() == 1
-        assert charts.last.get_attribute("data-drawn") == "runs"
+        expect(charts.last).to_have_attribute("data-drawn", "runs")
         assert [url for url in fetched if url.endswith(".json")] == [
             f"http://127.0.0.1:{server.server_port}{charts.last.get_attribute('data-timeseries')}"]
         page.goto(f"http://127.0.0.1:{server.server_port}/volume-size/")

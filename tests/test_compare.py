@@ -32,7 +32,7 @@ def test_like_for_like_check_lists_what_differs(page, site_url):
     assert summary.inner_text() == ("6 recorded facts differ: Storage, RAID level, Storage kind, Storage driver or firmware version, "
             "host tuning dev.raid.speed_limit_min, host tuning dev.raid.speed_limit_max.")
     assert page.locator("#compare-config tr.differs").count() == 6
-    assert page.locator("#compare-chart").get_attribute("data-drawn") == "10"  # 5 thread counts x 2 series
+    expect(page.locator("#compare-chart")).to_have_attribute("data-drawn", "10")  # 5 thread counts x 2 series
     assert page.errors == []
 
 
@@ -60,7 +60,7 @@ def test_picking_changes_the_url_and_back_restores(page, site_url):
 
 def test_series_without_a_shared_metric_are_not_drawn_together(page, site_url):
     _goto(page, f"{site_url}/compare/?series={SR6},netapp-tr3693-mysql-2010:fcp")
-    assert page.locator("#compare-chart").get_attribute("data-drawn") == "none"
+    expect(page.locator("#compare-chart")).to_have_attribute("data-drawn", "none")
     assert "Study" in page.locator("#fairness-summary").inner_text()
 
 
@@ -71,7 +71,7 @@ DW_OFF = "measured-mariadb-2core-vm:dw-off-uncompressed"
 def test_repeated_runs_are_compared_as_mean_and_spread(page, site_url):
     _goto(page, f"{site_url}/compare/?series={DW_ON},{DW_OFF}")
     assert page.locator("#fairness-summary").inner_text() == "1 recorded fact differs: Doublewrite."
-    assert page.locator("#compare-chart").get_attribute("data-drawn") == "6"  # 2 series x 3 thread counts
+    expect(page.locator("#compare-chart")).to_have_attribute("data-drawn", "6")  # 2 series x 3 thread counts
     titles = read_by_keys(page, "#compare-chart .chart-canvas")  # each point's tip
     # the three 2-thread runs with doublewrite on: 1851.25, 903.35 and 817.01 TPS (mean 1190.54)
     assert any(t.startswith("doublewrite on, uncompressed (measured-mariadb-2core-vm)\n1190.54 (mean of 3 runs, 817.01 "
@@ -85,7 +85,7 @@ def test_embed_page_shows_the_comparison_from_its_query(page, site_url):
     _goto(page, f"{site_url}/embed/compare/?series={DW_ON},{DW_OFF}")
     assert not page.locator("#compare-form").is_visible()
     assert page.locator("#fairness-summary").inner_text() == "1 recorded fact differs: Doublewrite."
-    assert page.locator("#compare-chart").get_attribute("data-drawn") == "6"
+    expect(page.locator("#compare-chart")).to_have_attribute("data-drawn", "6")
     back = page.get_by_role("link", name="Open this comparison in Compare, with provenance")
     assert back.get_attribute("href").endswith(f"/compare/?series={DW_ON},{DW_OFF}")
     assert page.errors == []
@@ -109,7 +109,7 @@ def test_values_whose_spreads_meet_are_not_ranked(page, site_url):
     # At 1 and 2 threads they do not (off 217.98-243.47 vs on 164.56-180.27; off 343.99-344.88 vs on 246.33-267.04).
     _goto(page, f"{site_url}/compare/?series={DW_ON_Z},{DW_OFF_Z}")
     figure = page.locator("#compare-chart")
-    assert figure.get_attribute("data-drawn") == "6"
+    expect(figure).to_have_attribute("data-drawn", "6")
     assert figure.get_attribute("data-unranked") == "2"
     assert "At 2 of 6 points the spread of repeated runs meets another series'" in figure.locator("figcaption").inner_text()
     # the chart in words: its highest point, doublewrite off at 4 threads: (360.96 + 402.41 + 434.14) / 3 = 399.17

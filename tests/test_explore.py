@@ -67,7 +67,7 @@ def test_a_url_restores_the_view_and_back_forward_work(page, site_url):
 def test_one_study_and_metric_is_one_chart_several_are_small_multiples(page, site_url):
     _goto(page, f"{site_url}/explore/?study={GRAID}&metric=tps&state=optimal")
     figure = page.locator("#explore-chart")
-    assert figure.get_attribute("data-drawn") == "24"
+    expect(figure).to_have_attribute("data-drawn", "24")
     assert figure.get_attribute("data-multiples") is None
     assert page.locator('#explore-chart g[aria-label="dot"] circle').count() == 24  # 20 per-user + 4 summary
     # TPS in four studies: four charts, each on its own axis, in the list's order
@@ -83,7 +83,7 @@ def test_one_study_and_metric_is_one_chart_several_are_small_multiples(page, sit
     assert [w.split(";")[0] for w in words] == ["48 points", "12 points", "4 points", "2 points"]
     assert words[3] == ("2 points; lowest: Competitor's PCIe flash card, 412.33; "
                         "highest: Seagate Nytro accelerator card, 1328.06.")
-    assert figure.get_attribute("data-drawn") == "66"
+    expect(figure).to_have_attribute("data-drawn", "66")
     caption = page.locator("#explore-chart figcaption").inner_text()
     assert caption.startswith("4 charts, one per study and metric: values of different studies or units are never "
                               "drawn on one axis, and each chart has its own scale.")
@@ -219,7 +219,7 @@ def test_cite_box_follows_the_view(page, site_url):
 
 def test_embed_page_draws_the_view_from_its_query(page, site_url):
     _goto(page, f"{site_url}/embed/explore/?study={GRAID}&metric=tps&state=optimal")
-    assert page.locator("#explore-chart").get_attribute("data-drawn") == "24"
+    expect(page.locator("#explore-chart")).to_have_attribute("data-drawn", "24")
     assert not page.locator("#filters").is_visible()
     assert page.locator(".site-header").count() == 0
     back = page.get_by_role("link", name="Open this view in Explore, with provenance")
@@ -328,7 +328,7 @@ def test_netapp_labels_do_not_overlap(browser, site_url, width):
 def _netapp_labels_do_not_overlap(page, site_url):
     _goto(page, f"{site_url}/explore/?study=netapp-tr3693-mysql-2010&metric=oet")
     chart = page.locator("#explore-chart")
-    assert chart.get_attribute("data-drawn") == "9"
+    expect(chart).to_have_attribute("data-drawn", "9")
     # the name of each value, wrapped beside its dot, and the value axis' tick labels
     labels = chart.locator('g[aria-label="text"] text, g[aria-label="x-axis tick label"] text')
     boxes = [b for b in labels.evaluate_all("ts => ts.map((t) => t.getBoundingClientRect().toJSON())")]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from playwright.sync_api import expect
 
 from conftest import build_with_bundle, serve_folder
 from ingest.build.site import Layout
@@ -102,7 +103,7 @@ def test_page_shows_runs_and_their_samples_over_time(site, browser):
     page.locator("figure[data-timeseries][data-drawn]").wait_for()
     assert fold.get_attribute("open") == ""
     assert [f for f in fetched if f.endswith(".json")] == ["data/studies/sysbench-logs-fixture/runs-over-time.json"]
-    assert figure.get_attribute("data-drawn") == "runs"
+    expect(figure).to_have_attribute("data-drawn", "runs")
     # three runs in each of the two charts: finished runs solid, the unfinished one dashed
     assert page.locator('figure[data-timeseries] g[aria-label="line"] path').count() == 6
     assert page.locator('figure[data-timeseries] g[aria-label="line"][stroke-dasharray] path').count() == 2
@@ -161,7 +162,7 @@ def test_many_runs_are_drawn_one_chart_per_system_coloured_by_threads(built_site
     figure = page.locator("#runs-over-time-dw-off-uncompressed")
     page.locator("#runs-over-time-dw-off-uncompressed-fold > summary").click()
     page.locator("#runs-over-time-dw-off-uncompressed[data-drawn]").wait_for()
-    assert figure.get_attribute("data-drawn") == "runs"
+    expect(figure).to_have_attribute("data-drawn", "runs")
     assert figure.locator('g[aria-label="line"] path').count() == 18  # 9 runs in each of two panels
     legend = figure.locator(".chart-canvas").first.inner_text()
     assert "1 thread" in legend and "2 threads" in legend and "4 threads" in legend

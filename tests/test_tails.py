@@ -7,6 +7,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from playwright.sync_api import expect
 
 from conftest import build_with_bundle, serve_folder
 from ingest.database.load import build_database, create_schema
@@ -88,7 +89,7 @@ def test_page_shows_tails_by_state_and_their_chart(site, page):
     assert rows.nth(0).get_attribute("data-state") == "optimal"
     assert rows.nth(1).locator("td").nth(4).inner_text() == "5.47"
     figure = page.locator("figure[data-latency]")
-    assert figure.get_attribute("data-drawn") == "latency"
+    expect(figure).to_have_attribute("data-drawn", "latency")
     assert figure.locator('g[aria-label="line"] path').count() == 2  # optimal and rebuilding
     # the chart in words: each state's percentiles from its histogram buckets; the logs print their own
     # 95th percentiles rounded, 3.82 (optimal-t4.log) and 5.47 (rebuilding-t4.log), over 32680 and 24746 events
