@@ -10,8 +10,9 @@ and the rooms below it, never from one above (tests/test_architecture.py):
 - ``synthesis``: the synthesis of studies' effects: pooling, certainty, the answer's words.
 - ``publish``: the database exported as what the site reads (data files, downloads, embeds' specs).
 - ``contribute``: the contributor's tools (import, capture, the bundle writer, diff, previews, GitHub).
+- ``landing``: where a run of your own lands among the catalogue's (``benchdb compare``).
 - ``build``: the site's build (``build/site.py``), its export, embeds, search index, shards and generations.
 - ``cli.py``: the ``benchdb`` command, where errors become messages.
 """
 
-ROOMS = ("plumbing", "parsers", "bundles", "database", "synthesis", "publish", "contribute", "build", "cli")
+ROOMS = ("plumbing", "parsers", "bundles", "database", "synthesis", "publish", "contribute", "landing", "build", "cli")

@@ -117,6 +117,60 @@ def _at_a_terminal() -> bool:
     return sys.stdin.isatty()
 
 
+@main.command()
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option("--product", help="The storage product.")
+@click.option("--vendor", help="The storage product's vendor.")
+@click.option("--device-class", "device_class",
+              type=click.Choice(["nvme-ssd", "sas-ssd", "sata-ssd", "pcie-flash-card", "hdd", "cloud-volume"]),
+              help="The class of the devices the data is on.")
+@click.option("--raid-level", "raid_level", help="0, 1, 5, 6, 10, 50, 60, raid-dp, linear, or none.")
+@click.option("--drives", help="How many drives the array has.")
+@click.option("--protocol", type=click.Choice(["local", "fcp", "iscsi", "nfs", "smb", "nvme-of"]),
+              help="How the host reaches the storage.")
+@click.option("--engine", help="The database server and engine, e.g. 'MySQL 8.0 (InnoDB)'.")
+@click.option("--database", "catalogue", type=click.Path(path_type=Path),
+              help="The catalogue's database (default: build/benchmarks.duckdb, which benchdb build writes).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for tools instead of words.")
+@click.option("--no-input", is_flag=True, help="Ask nothing, even at a terminal.")
+def compare(log: Path, catalogue: Path | None, as_json: bool, no_input: bool, **facts: str | None) -> None:
+    """Where LOG, a sysbench log of one run of your own, lands among the catalogue's published runs.
+
+    The log is read as benchdb import reads it and graded by the run-quality rules; the facts a log
+    cannot say are yours to give (asked at a terminal). It is compared with the published series of the
+    same test and engine, by transactions a second at the nearest thread count: the percentile it is
+    at, the series nearest it by the facts you recorded, with the ratio to each and what differs.
+    """
+    import tempfile
+
+    from .landing.comparable import land
+    from .landing.words import landing_lines
+    from .landing.your_run import FACTS, CompareFailed, load_your_run
+
+    if catalogue is None:
+        try:
+            catalogue = Layout(find_root()).database
+        except BuildError as exc:
+            raise click.ClickException(str(exc)) from None
+    if not catalogue.is_file():
+        raise click.ClickException(f"no catalogue database at {catalogue}: run benchdb build first")
+    if _at_a_terminal() and not no_input and not as_json:
+        for name, question in FACTS.items():
+            if not facts.get(name):
+                facts[name] = click.prompt(f"The {question} (Enter: not stated)", default="", show_default=False)
+    given = {k: v for k, v in facts.items() if v}
+    with tempfile.TemporaryDirectory(prefix="benchdb-compare-") as work:
+        try:
+            landing = land(load_your_run(log, facts=given, work=Path(work)), catalogue=catalogue, facts=given)
+        except CompareFailed as exc:
+            raise click.ClickException("\n".join(map(printable, str(exc).split("\n")))) from None
+    if as_json:
+        click.echo(json.dumps(landing.as_data(), indent=2, ensure_ascii=False, default=_json_value))
+    else:
+        for line in landing_lines(landing, log=str(log)):
+            click.echo(line)
+
+
 @main.command(name="import")
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="The bundle to write: data/<id>.")

@@ -159,7 +159,8 @@ def every_configuration(con: duckdb.DuckDBPyConnection, *, where: str = "TRUE") 
     return {(study, system): facts for study in studies for system, facts in configurations(db, study).items()}
 
 
-def _word(key: str, value: str) -> str:
+def fact_word(key: str, value: str) -> str:
+    """How pages write a fact's value: a compare field's by its words (schema/fields.yaml), another as it is."""
     return field(key).word(value) if key in {f.key for f in fields("compare")} else value
 
 
@@ -167,7 +168,7 @@ def differing(a: dict[str, str], b: dict[str, str]) -> list[Difference]:
     """Every fact whose text differs between two series: the compare fields in registry order, then
     the others in the order the first series, then the second, holds them."""
     keys = list(dict.fromkeys([*a, *b]))
-    return [Difference(k, fact_label(k), (_word(k, a.get(k, NOT_STATED)), _word(k, b.get(k, NOT_STATED))))
+    return [Difference(k, fact_label(k), (fact_word(k, a.get(k, NOT_STATED)), fact_word(k, b.get(k, NOT_STATED))))
             for k in keys if a.get(k, NOT_STATED) != b.get(k, NOT_STATED)]
 
 
