@@ -224,7 +224,7 @@ def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, 
     """
     from .contribute.bundle_writer import WriteError
     from .contribute.grouping import MappingError, describe, read_mapping
-    from .contribute.citing import read_cite
+    from .contribute.citing import check_cited_url, read_cite
     from .contribute.importer import QUESTIONS, ImportFailed, import_folder, survey
 
     given = {k: v for k, v in answers.items() if v}
@@ -232,6 +232,11 @@ def import_(folder: Path, out: Path, no_input: bool, systems_file: Path | None, 
         cite = read_cite(cite_text) if cite_text else None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--cite") from None
+    try:
+        if cite and given.get("url"):
+            check_cited_url(cite, given["url"])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--url") from None
     try:
         mapping = read_mapping(systems_file) if systems_file else None
         surveyed = survey(folder, mapping=mapping, one_system=one_system, cite=cite)
@@ -338,7 +343,7 @@ def migrate(paths: tuple[Path, ...], write: bool) -> None:
     (TpmC) to the registry's spelling, and cited logs' figures files of JSON Lines as Parquet, each tied
     to its result and its log's SHA-256 as the bundle gives them (a Parquet file written before the tie
     gets it too) (default: every bundle in data/)."""
-    from .bundles.migrate import MigrateError, convert_figures, migrated
+    from .bundles.migrate import MigrateError, convert_figures, migrated, replace_text
     from .bundles.validate import display_path, find_bundle_files
 
     paths = paths or _data_folder()
@@ -350,16 +355,21 @@ def migrate(paths: tuple[Path, ...], write: bool) -> None:
             result = migrated(file)
             if result is not None:
                 convert_figures(file.parent, result[3], write=write)
+                if write:
+                    replace_text(file, result[0])
         except MigrateError as exc:
-            click.echo(f"{display_path(file)}:{exc}", err=True)
+            click.echo(printable(f"{display_path(file)}:{exc}"), err=True)
+            failed = True
+            continue
+        except OSError as exc:  # a read-only folder, a full disk: the bundle.yaml as it was (replace_text)
+            click.echo(printable(f"{display_path(file)}: cannot write {exc.filename or file.name}: "
+                                 f"{exc.strerror or exc}"), err=True)
             failed = True
             continue
         if result is None:
             continue
         text, formats, units, figures = result
         if write:
-            with open(file, "w", encoding="utf-8", newline="") as f:  # the line endings migrated() kept
-                f.write(text)
             for rewrite in figures:
                 if rewrite.old != rewrite.new:  # a JSON Lines file written again as Parquet
                     (file.parent / rewrite.old).unlink()

@@ -117,7 +117,7 @@ def _write(table: pa.Table, path: Path, *, header: str, origin: dict) -> None:
     tie = json.dumps(FiguresOrigin.model_validate(origin).model_dump(), ensure_ascii=False)
     coded = [f.name for f in table.schema if f.name not in ("line", "t_s") and pa.types.is_integer(f.type)]
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".figures-{os.getpid()}.tmp")  # short: a name of 250 bytes is a legal figures file's
     try:
         with pq.ParquetWriter(tmp, table.schema, use_dictionary=coded, **_WRITE) as writer:
             writer.write_table(table)
@@ -332,22 +332,27 @@ def _bounded(path: Path, most: int) -> tuple[pq.FileMetaData | None, list[Figure
     try:
         meta = pq.read_metadata(path)
     except (pa.ArrowException, OSError) as exc:
-        return refused(f"not a Parquet file Arrow reads: {exc}")
-    if meta.num_rows > MAX_SAMPLES:
-        return refused(f"{meta.num_rows:,} samples: more than the {MAX_SAMPLES:,} a figures file may hold")
-    if meta.num_rows > most:
-        return refused(f"{meta.num_rows:,} samples: more than the {most:,} left of the {MAX_BUNDLE_SAMPLES:,} "
+        return refused(f"not a Parquet file Arrow reads: {printable(str(exc))}")
+    # Arrow reads as many rows as each row group says it has, whatever the file's own count says (a
+    # footer of 100 rows over a row group of 20 million read 2.4 GB: issue #61's fourth pass)
+    rows = sum(meta.row_group(g).num_rows for g in range(meta.num_row_groups))
+    if rows != meta.num_rows:
+        return refused(f"its footer says {meta.num_rows:,} samples and its row groups hold {rows:,}")
+    if rows > MAX_SAMPLES:
+        return refused(f"{rows:,} samples: more than the {MAX_SAMPLES:,} a figures file may hold")
+    if rows > most:
+        return refused(f"{rows:,} samples: more than the {max(most, 0):,} left of the {MAX_BUNDLE_SAMPLES:,} "
                        "a bundle's figures files may hold together")
     for i in range(meta.num_columns):
         name = meta.schema.column(i).name
         if meta.schema.column(i).max_repetition_level or any(
                 meta.row_group(g).column(i).num_values > meta.row_group(g).num_rows for g in range(meta.num_row_groups)):
             return refused("a column of lists, or of more values than the file has rows: a figures file's columns hold "
-                           "one number a sample", meta.schema.column(i).path)
+                           "one number a sample", _shown_name(meta.schema.column(i).path))
         stored = sum(meta.row_group(g).column(i).total_uncompressed_size for g in range(meta.num_row_groups))
         if stored > MAX_COLUMN_BYTES:
             return refused(f"{stored:,} bytes decompressed: more than a column of {meta.num_rows:,} samples needs",
-                           name)
+                           _shown_name(name))
     return meta, []
 
 
@@ -355,7 +360,7 @@ def _columns(schema: pa.Schema) -> list[FiguresProblem]:
     """Each column one the file may hold, of a type it may have, none missing: read from the file's
     footer, before any column is (400 unknown columns of a 3 MB file took 5 GB to read, a list column of
     a 4 KB file 7 GB: issue #61). At most MAX_PROBLEMS of them, the rest counted."""
-    problems = [FiguresProblem(None, name, "extra_forbidden", MESSAGES["extra_forbidden"])
+    problems = [FiguresProblem(None, _shown_name(name), "extra_forbidden", MESSAGES["extra_forbidden"])
                 for name in schema.names if name not in _ORDER]
     problems += [FiguresProblem(None, name, "missing", MESSAGES["missing"])
                  for name in _ROW_KEYS if name not in schema.names]
@@ -395,7 +400,10 @@ def _rows(table: pa.Table, inside: range) -> list[FiguresProblem]:
             at(np.flatnonzero(~np.isfinite(values)), name, lambda i, v=values: f"{float(v[i])!r} is not a finite number")
     low, high = INTEGER_RANGE
     for name in INTEGER_COLUMNS:
-        values = table.column(name).fill_null(0).to_numpy()
+        column = table.column(name)  # a column of nulls (of type null, which the format allows) holds none
+        if column.type == pa.null():
+            continue
+        values = column.fill_null(0).to_numpy()
         at(np.flatnonzero((values < low) | (values > high)), name,
            lambda i, v=values: f"{int(v[i]):,} is beyond the whole numbers the database stores here ({low:,} to {high:,})")
     at(np.flatnonzero((lines < inside.start) | (lines >= inside.stop)), "line",
@@ -432,14 +440,14 @@ def read_figures(path: Path, *, origin: dict, most: int = MAX_SAMPLES) -> tuple[
     try:
         columns = _columns(meta.schema.to_arrow_schema())
     except (pa.ArrowException, ValueError) as exc:
-        return None, problems + [FiguresProblem(None, "", "figures", f"its columns cannot be read: {exc}")]
+        return None, problems + [FiguresProblem(None, "", "figures", f"its columns cannot be read: {printable(str(exc))}")]
     problems += columns
     if run is None or columns:
         return None, problems
     try:
         table = pq.read_table(path, use_threads=False)
     except (pa.ArrowException, OSError) as exc:
-        return None, problems + [FiguresProblem(None, "", "figures", f"its samples cannot be read: {exc}")]
+        return None, problems + [FiguresProblem(None, "", "figures", f"its samples cannot be read: {printable(str(exc))}")]
     problems += _rows(table, range(run["lines"][0], run["lines"][1] + 1))
     if len([p for p in problems if p.severity == "error"]) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS
@@ -449,6 +457,12 @@ def read_figures(path: Path, *, origin: dict, most: int = MAX_SAMPLES) -> tuple[
     run["intervals"] = intervals = IntervalColumns()
     intervals.add_part(_as_read(table.drop_columns(["line"])), table.column("line").to_numpy().tolist())
     return rechecked(run, problems, line=None, prefix=prefix)
+
+
+def _shown_name(name: str) -> str:
+    """A column's name as a problem names it: as _shown_key a metadata key (a newline in a column's name
+    forged a line of validate's output, an ESC reached the terminal: issue #61's fourth pass)."""
+    return _shown_key(name.encode("utf-8", "surrogatepass"))
 
 
 def _shown_key(key: bytes) -> str:

@@ -25,6 +25,7 @@ from pydantic import TypeAdapter, ValidationError
 from schema.models import CommitHash, Repository, RepositoryPath, Source
 
 from ..bundles.cited import figures_path
+from ..database.citing import github_address
 
 # The flags of import that describe the source (schema/models.py Source): the answer's name, the
 # field it fills, and the flag's help.
@@ -99,6 +100,17 @@ def cite_runs(results: list[dict], runs: dict[str, dict], *, folder: Path, cite:
         results[i] = cited
         figures[cited["figures"]] = (run["run"], {"result": result["id"], "sha256": digests[source]})
     return figures
+
+
+def check_cited_url(cite: Citation, url: str) -> None:
+    """``--url`` given with ``--cite``: an address of the cited repository at the cited commit, the source
+    the study names (a --url of another repository had the study name one and link the other: issue #61's
+    fourth pass). ValueError says why not."""
+    found = github_address(url)
+    if found is None or found[0].lower() != cite.repository.lower() or found[1] != cite.commit:
+        raise ValueError(f"{url!r} is not an address of {cite.repository} at {cite.commit}: with --cite the study's "
+                         f"source is the repository its logs are cited from (leave --url out, or give "
+                         f"https://github.com/{cite.repository}/tree/{cite.commit}/...)")
 
 
 def source_entry(answers: dict[str, str], *, cite: Citation | None, to_be_stated: str) -> dict:

@@ -52,6 +52,13 @@ def date_words(date: str | None) -> str | None:
     return month if len(parts) == 2 else f"{parts[2]} {month}"
 
 
+def github_address(url: str | None) -> tuple[str, str, str | None] | None:
+    """The repository (owner/name), commit and path a GitHub address of a file or folder at a commit
+    names, or None (a source's url: web_address has refused what a browser would resolve elsewhere)."""
+    found = _GITHUB.match(url or "")
+    return (found.group(1), found.group(2), found.group(3)) if found else None
+
+
 def repository_at(repository: str, commit: str, path: str | None) -> str:
     return f"{repository} at {commit[:7]}" + (f", {path}" if path else "")
 
