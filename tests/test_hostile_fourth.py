@@ -91,3 +91,22 @@ def test_a_url_of_another_repository_than_the_cited_is_refused():
     done = CliRunner().invoke(main, ["import", "x", "--out", "y", "--no-input", "--cite", f"Example-Lab/results@{COMMIT}",
                                      "--url", f"https://github.com/evil/other/tree/{COMMIT}"])
     assert done.exit_code == 2 and "Invalid value for --url: 'https://github.com/evil/other/tree/" in done.output
+
+
+def test_a_file_of_many_row_groups_is_bounded_by_its_samples_and_groups(cited, monkeypatch):
+    """A valid file of 1,000,000 samples in row groups of 300 was refused on its line column's 9,300,009
+    bytes decompressed (L1): the bound gives each row group GROUP_BYTES for its pages' own."""
+    from ingest.bundles import cited as module
+    path = cited / "cited" / "ro-16.parquet"
+    stored = pq.read_metadata(path).metadata
+    samples = pq.read_table(path)
+    with pq.ParquetWriter(path, samples.schema, store_schema=False, compression="zstd") as writer:
+        for i in range(samples.num_rows):  # a row group a sample
+            writer.write_table(samples.slice(i, 1))
+        writer.add_key_value_metadata({k.decode(): v.decode() for k, v in stored.items()})
+    meta = pq.read_metadata(path)
+    widest = max(sum(meta.row_group(g).column(i).total_uncompressed_size for g in range(3)) for i in range(meta.num_columns))
+    assert meta.num_row_groups == 3 and widest > 8 * 3  # each group's pages more than the 8 bytes a sample
+    assert widest <= 3 * module.GROUP_BYTES
+    monkeypatch.setattr(module, "MAX_COLUMN_BYTES", 8 * 3)  # 8 bytes a sample of 3, no margin but the groups'
+    assert _problems(cited) == []
