@@ -30,6 +30,7 @@ from ..parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE, INTERVA
 from ..parsers.sysbench_intervals import MAX_SAMPLES as RUN_SAMPLES
 from ..parsers.sysbench_recheck import unrecorded
 from ..parsers.sysbench_rows import EXTRA_INTERVAL_COLUMNS
+from ..plumbing.bounded_read import ReadRefused, read_bounded
 from ..plumbing.text import printable
 
 FOLDER = "cited"  # where import writes a bundle's figures files: cited/<id>.parquet
@@ -449,8 +450,8 @@ def read_figures(path: Path, *, origin: dict, most: int = MAX_SAMPLES) -> tuple[
     if run is None or columns:
         return None, problems
     try:
-        table = pq.read_table(path, use_threads=False)
-    except (pa.ArrowException, OSError) as exc:
+        table = read_bounded(path, meta.schema.to_arrow_schema())
+    except ReadRefused as exc:
         return None, problems + [FiguresProblem(None, "", "figures", f"its samples cannot be read: {printable(str(exc))}")]
     problems += _rows(table, range(run["lines"][0], run["lines"][1] + 1))
     if len([p for p in problems if p.severity == "error"]) > MAX_PROBLEMS:
