@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from parquet_footer import I64, join_file, split_file
 from test_cited import AT, COMMIT, REFUSED, _problems, _rewrite, cited  # noqa: F401 (a fixture)
+from conftest import ROOT
 from ingest.cli import main
 from ingest.contribute.citing import check_cited_url, read_cite
 
@@ -144,3 +145,19 @@ def test_a_page_that_says_it_decompresses_to_gigabytes_is_refused_within_the_rea
     problems = _problems(cited)
     assert problems[0].startswith(AT + "its samples cannot be read: Out of Memory Error: failed to allocate data of size")
     assert problems[1:] == [REFUSED]
+
+
+def test_a_settings_file_too_large_to_read_whole_is_skipped_saying_so(tmp_path, monkeypatch):
+    """A 300 MB variables dump was skipped as "not a sysbench log ... its first 4,194,304 bytes hold nothing
+    a sysbench log prints", not for its size (L6). Here the bound is 100 bytes and the dump 10 lines."""
+    from ingest.contribute import importer
+    monkeypatch.setattr(importer, "MAX_SMALL_BYTES", 100)
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "run.log").write_bytes((ROOT / "tests/fixtures/sysbench/web-1.0.20-oltp-rw-ivl20-shell-prompt.log").read_bytes())
+    (folder / "variables.txt").write_text("".join(f"innodb_setting_{i}\tON\n" for i in range(10)))
+    found = importer.scan(folder)
+    ((name, why),) = found.skipped
+    assert name == "variables.txt"
+    assert why.endswith("; at 200 bytes, larger than the 100 a settings file, mdadm's or lsblk's output may be, "
+                        "it was not read as one)")

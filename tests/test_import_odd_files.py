@@ -79,7 +79,9 @@ def test_an_odd_folder_is_imported_with_everything_skipped_named(tmp_path):
         f"skipped sparse.log: 2,147,483,649 bytes: larger than the {MAX_FILE_BYTES:,} bytes import reads",
         *(["skipped zero: a character device: not read"] if device else []),
         "skipped zeros.log: not a sysbench log, /proc/mdstat output, variables dump, my.cnf, mdadm --detail or "
-        f"lsblk output ({folder / 'zeros.log'}:99: a line longer than 4,194,304 bytes: not a sysbench log)"]
+        f"lsblk output ({folder / 'zeros.log'}:99: a line longer than 4,194,304 bytes: not a sysbench log; at "
+        f"{(folder / 'zeros.log').stat().st_size:,} bytes, larger than the 16,777,216 a settings file, mdadm's or "
+        "lsblk's output may be, it was not read as one)"]
     artifacts = sorted(p.name for p in (tmp_path / "out" / "odd" / "artifacts").iterdir())
     assert artifacts[-1] == "good.log" and len(artifacts) == 4
     runs = artifacts[:3]

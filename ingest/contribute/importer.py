@@ -308,7 +308,12 @@ def scan(folder: Path, *, cite: Citation | None = None) -> Found:
             break
         else:
             if not any(read(path, rel, found, taken) for read in (_settings, _mdadm, _lsblk)):
-                found.skipped.append((rel, f"not a sysbench log, /proc/mdstat output, variables dump, my.cnf, mdadm --detail or lsblk output ({why})"))
+                size = path.stat().st_size
+                read_whole = "" if size <= MAX_SMALL_BYTES else (  # the settings files are read whole, if small
+                    f"; at {size:,} bytes, larger than the {MAX_SMALL_BYTES:,} a settings file, mdadm's or lsblk's "
+                    "output may be, it was not read as one")
+                found.skipped.append((rel, "not a sysbench log, /proc/mdstat output, variables dump, my.cnf, mdadm "
+                                           f"--detail or lsblk output ({why}{read_whole})"))
     return found
 
 
