@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from playwright.sync_api import expect
 
 from conftest import ROOT
 from ingest.bundles.validate import validate_paths
@@ -29,18 +30,18 @@ GRAID = {"Linux MD RAID 10": 9838.45, "SupremeRAID RAID 10": 8476.39, "Linux MD 
 
 
 @pytest.fixture(scope="module")
-def catalogue(tmp_path_factory) -> Path:
+def database(tmp_path_factory) -> Path:
     loaded, problems = validate_paths([ROOT / "data" / s for s in STUDIES])
     assert not [p for p in problems if p.severity == "error"]
     return build_database(loaded, db_path=tmp_path_factory.mktemp("catalogue") / "benchmarks.duckdb")
 
 
-def _landing(tmp_path: Path, catalogue: Path, facts: dict = FACTS, log: Path = LOG):
-    return land(load_your_run(log, facts=facts, work=tmp_path), catalogue=catalogue, facts=facts)
+def _landing(tmp_path: Path, database: Path, facts: dict = FACTS, log: Path = LOG):
+    return land(load_your_run(log, facts=facts, work=tmp_path), catalogue=database, facts=facts)
 
 
-def test_a_public_log_lands_below_the_graid_nvme_systems(tmp_path, catalogue):
-    landing = _landing(tmp_path, catalogue)
+def test_a_public_log_lands_below_the_graid_nvme_systems(tmp_path, database):
+    landing = _landing(tmp_path, database)
     assert (landing.run["tps"], landing.run["threads"], landing.run["workload_test"]) == (30.99, 64, "oltp_read_write")
     assert landing.run["grade"] == "warn"  # steady-state CV 0.073 over 10 samples, above 0.05 (run-quality.yaml)
     assert (landing.test, landing.engine) == ("oltp_read_write", "innodb")
@@ -65,15 +66,15 @@ def test_a_public_log_lands_below_the_graid_nvme_systems(tmp_path, catalogue):
     assert first.unknown == ("sysbench option --table-size", "sysbench option --tables", "sysbench option --time")
 
 
-def test_no_engine_is_nothing_comparable_with_what_would_make_it(tmp_path, catalogue):
-    landing = _landing(tmp_path, catalogue, facts={k: v for k, v in FACTS.items() if k != "engine"})
+def test_no_engine_is_nothing_comparable_with_what_would_make_it(tmp_path, database):
+    landing = _landing(tmp_path, database, facts={k: v for k, v in FACTS.items() if k != "engine"})
     assert landing.series == [] and landing.engine is None
     assert landing.why_none == ("your run states no database engine the catalogue knows: give --engine "
                                 "(e.g. 'MySQL 8.0 (InnoDB)')")
 
 
-def test_an_engine_without_the_test_names_the_tests_it_has(tmp_path, catalogue):
-    landing = _landing(tmp_path, catalogue, facts={**FACTS, "engine": "Percona Server for MySQL (TokuDB 7.5.8)"})
+def test_an_engine_without_the_test_names_the_tests_it_has(tmp_path, database):
+    landing = _landing(tmp_path, database, facts={**FACTS, "engine": "Percona Server for MySQL (TokuDB 7.5.8)"})
     assert landing.why_none == ("no published system runs oltp_read_write on TokuDB (the catalogue's TokuDB runs "
                                 "by test: none): a run of one of those tests would be compared")
 
@@ -94,15 +95,44 @@ def test_a_log_compare_cannot_take_is_named(tmp_path, name, text, message):
     assert str(caught.value) == f"{log}: {message}"
 
 
-def test_the_command_prints_where_it_lands_and_the_next_step(catalogue):
+def test_the_command_prints_where_it_lands_and_the_next_step(database):
     flags = [f"--{k.replace('_', '-')}={v}" for k, v in FACTS.items()]
-    result = CliRunner().invoke(main, ["compare", str(LOG), "--database", str(catalogue), *flags])
+    result = CliRunner().invoke(main, ["compare", str(LOG), "--database", str(database), *flags])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == f"Your run ({LOG}): sysbench 1.0.20 oltp_read_write, 64 threads, 30.99 transactions a second over 300.975 s"
     assert "It lands at percentile 0: above 0 of them, below 12." in lines
     assert "  1. SupremeRAID RAID 6 (graid-supremeraid-mysql-2023), 64 threads: 7,669.51 tx/s, exact; yours is 0.004x" in lines
     assert "  3. benchdb validate data/<id>" in lines
-    missing = CliRunner().invoke(main, ["compare", str(LOG), "--database", str(catalogue.with_name("none.duckdb"))])
+    missing = CliRunner().invoke(main, ["compare", str(LOG), "--database", str(database.with_name("none.duckdb"))])
     assert missing.exit_code == 1
-    assert missing.output == f"Error: no catalogue database at {catalogue.with_name('none.duckdb')}: run benchdb build first\n"
+    assert missing.output == f"Error: no catalogue database at {database.with_name('none.duckdb')}: run benchdb build first\n"
+
+
+def test_the_page_lists_the_same_series_as_the_command(tmp_path, built_site, site_url, page):
+    """The link benchdb compare prints opens the site's page on the same comparison: the same series
+    (study, system, workload, TPS) and percentile, by the same SQL (database/sql/comparable.sql), run by
+    DuckDB-WASM over /sql/'s database file; your run among them, under the Graid study's four NVMe systems."""
+    landing = _landing(tmp_path, built_site.database)
+    page.goto(site_url + landing.as_data()["page"])
+    expect(page.locator("#landing")).to_have_attribute("data-compared", str(len(landing.series)), timeout=60_000)
+    rows = page.locator("#landing-table tbody tr:not([data-yours])")
+    shown = [(r.get_attribute("data-study"), r.get_attribute("data-system"), r.get_attribute("data-workload"),
+              float(r.get_attribute("data-tps"))) for r in rows.all()]
+    assert shown == [(s.study, s.system, s.workload, s.tps) for s in landing.series]
+    assert {s.study for s in landing.series} == {"graid-supremeraid-mysql-2023", "measured-mariadb-2core-vm",
+                                                   "measured-mariadb-2core-vm-5min"}
+    assert float(page.locator("#landing-summary").get_attribute("data-percentile")) == landing.percentile == 0.0
+    cells = page.locator("#landing-table tbody tr").first.locator("td")
+    assert [cells.nth(i).inner_text() for i in (0, 1, 3, 4)] == ["9,838.45", "Linux MD RAID 10", "64", "0.003×"]
+    assert page.locator("#landing-table tbody tr").last.get_attribute("data-yours") == ""  # under all of them
+    assert page.locator("input[name=threads]").input_value() == "64"
+
+
+def test_a_forged_fragment_is_named_and_runs_nothing(site_url, page):
+    page.goto(site_url + "/compare/yours/#test=x%27%3B%20DROP%20TABLE%20results--&engine=innodb&threads=6.5&tps=1")
+    expect(page.locator("#landing-error")).to_have_text(
+        "The address gives no run to compare: test (a sysbench test's name, such as oltp_read_write); "
+        "threads (a whole number from 1 to 100,000).")
+    assert page.locator("#landing").get_attribute("data-compared") is None
+    assert page.locator("#landing-result").is_hidden()

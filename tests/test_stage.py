@@ -110,8 +110,8 @@ def test_builds_after_bundles_changed_are_the_same_as_a_clean_build(project: Lay
     # the scripts the site publishes, bundled once: kept from the first build, read by the others' runs
     (scripts,) = (project.cache / script_cache.FOLDER).glob("*/*/js")
     published = {p.name.split(".")[0]: p.read_bytes() for p in (project.public / "js").iterdir()}
-    assert sorted(published) == ["catalogue", "draw", "embed-height", "plot", "png", "search", "site", "sql",
-                                 "sql-engine"]
+    assert sorted(published) == ["catalogue", "draw", "embed-height", "landing", "plot", "png", "search", "site",
+                                 "sql", "sql-engine"]
     assert {p.stem: p.read_bytes() for p in scripts.iterdir()} == published
     folders = []
     for study in (MEASURED, "seagate-nytro-mysql-2015"):

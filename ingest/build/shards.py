@@ -91,6 +91,7 @@ CATALOGUE: dict[str, dict] = {
     "facets.json": {"shard": None, "facets": "facets of the run", "site": None},
     "facet_pages": {"shard": None, "facets": "page files", "site": None},
     "sql.json": {"shard": None, "facets": None, "site": "whole"},
+    "landing.json": {"shard": None, "facets": None, "site": "whole"},
     # each facet's question and answer (home, /facets/; a facet page reads its own in facets.json), and
     # the evidence grades' marks and words
     "answers.json": {"shard": None, "facets": None, "site": "whole"},

@@ -1,5 +1,5 @@
 """Your run set against the catalogue: the published series of the same test and engine at the
-nearest thread count (sql/comparable.sql, the rule's one statement), the percentile your TPS is at
+nearest thread count (database/sql/comparable.sql, the rule's one statement), the percentile your TPS is at
 among them, and the series nearest yours by the facts you recorded (the like-for-like rule's facts,
 publish/like.py), each with the ratio of yours to it and what differs."""
 
@@ -8,23 +8,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlencode
 
 import duckdb
 
+from ..database.comparable import statements
 from ..publish.like import NOT_STATED, Difference, every_configuration, fact_label, fact_word
 from .your_run import STUDY, YourRun, run_row
 
-SQL_FILE = Path(__file__).with_name("sql") / "comparable.sql"
 # The fact of a series each fact you state is (publish/like.py's keys); the log's own are its
 # workload's ("benchmark") and its sysbench options ("option.*")
 STATED_AS = {"product": "storage", "vendor": "storage", "device_class": "device_class", "raid_level": "raid_level",
              "drives": "drives", "protocol": "protocol", "engine": "db"}
 ENGINES = {"innodb": "InnoDB", "myrocks": "MyRocks", "tokudb": "TokuDB", "none": "no database"}
 NEAREST = 5  # the series named as nearest yours
-
-
-def statements() -> list[str]:
-    return [s for s in SQL_FILE.read_text(encoding="utf-8").split("\n-- ;\n") if s.strip()]
 
 
 @dataclass(frozen=True)
@@ -67,7 +64,16 @@ class Landing:
         return {"run": self.run, "test": self.test, "engine": self.engine, "percentile": self.percentile,
                 "series": [s.as_data() for s in self.series], "nearest": [f"{s.study}/{s.system}/{s.workload}"
                                                                         for s in self.nearest],
-                "why_none": self.why_none}
+                "why_none": self.why_none, "page": f"/compare/yours/#{fragment(self)}" if fragment(self) else None}
+
+
+def fragment(landing: Landing) -> str:
+    """The address's fragment of the site's page for your run (site/assets/js/landing.js reads it): its
+    test, engine, thread count and TPS; "" where nothing is comparable for want of a test or engine."""
+    if landing.test is None or landing.engine is None:
+        return ""
+    run = landing.run
+    return urlencode({"test": landing.test, "engine": landing.engine, "threads": run["threads"], "tps": run["tps"]})
 
 
 def _quoted(text: str) -> str:
@@ -124,9 +130,12 @@ def land(yours: YourRun, *, catalogue: Path, facts: dict[str, str]) -> Landing:
         con.execute("DETACH yours")
         if test is None or engine is None:
             return Landing(run=run, test=test, engine=engine, why_none=_why_none(con, test=test, engine=engine))
-        cur = con.execute(series_sql, {"test": test, "engine": engine, "threads": run["threads"]})
+        cur = con.execute(series_sql, {"test": test, "engine": engine, "threads": run["threads"], "tps": run["tps"]})
         names = [d[0] for d in cur.description]
         rows = [dict(zip(names, r)) for r in cur.fetchall()]
+        percentile = rows[0].pop("percentile") if rows else None
+        for r in rows[1:]:
+            r.pop("percentile")
         if not rows:
             return Landing(run=run, test=test, engine=engine, why_none=_why_none(con, test=test, engine=engine))
         theirs = _facts(con, sorted({r["study"] for r in rows}))
@@ -141,11 +150,10 @@ def land(yours: YourRun, *, catalogue: Path, facts: dict[str, str]) -> Landing:
         mine = {**mine, "raid_level": "none"}
     given = list(dict.fromkeys(STATED_AS[k] for k, v in facts.items() if v and k in STATED_AS))
     logged = ["benchmark", *(k for k in mine if k.startswith("option."))]  # what the log itself records
-    series = [Series(**r, ratio=run["tps"] / r["tps"] if r["tps"] else math.inf,
+    series = [Series(**{**r, "ratio": math.inf if r["ratio"] is None else r["ratio"]},
                      differs=(found := _against(mine, theirs.get((r["study"], r["system"]), {}), [*given, *logged],
                                                 threads=(run["threads"], r["threads"])))[0],
                      unknown=found[1]) for r in rows]
-    below = sum(s.tps < run["tps"] for s in series) + sum(s.tps == run["tps"] for s in series) / 2
     labels = {fact_label(k) for k in given}
 
     def nearness(s: Series) -> tuple:
@@ -158,4 +166,4 @@ def land(yours: YourRun, *, catalogue: Path, facts: dict[str, str]) -> Landing:
 
     nearest = sorted(series, key=nearness)
     return Landing(run=run, test=test, engine=engine, series=series, nearest=nearest[:NEAREST],
-                   percentile=round(100 * below / len(series), 1))
+                   percentile=percentile)

@@ -4,7 +4,7 @@ it, and the next step to a pull request."""
 from __future__ import annotations
 
 from ..plumbing.text import printable
-from .comparable import ENGINES, Landing, Series
+from .comparable import ENGINES, Landing, Series, fragment
 
 SHOWN = 10  # series listed by TPS besides the nearest
 
@@ -59,4 +59,5 @@ def landing_lines(landing: Landing, *, log: str) -> list[str]:
     mine = f"  {_tps(run['tps']):>12}  <- your run" + (f" ({above - SHOWN} more above it not listed)" if below_all else "")
     at = sum(tps >= run["tps"] for tps, _ in listed)
     lines += [line for _, line in listed[:at]] + [mine] + [line for _, line in listed[at:]]
-    return [*lines, "", NEXT]
+    return [*lines, "", f"On the site, your run among the published series: /compare/yours/#{fragment(landing)}",
+            "", NEXT]

@@ -16,6 +16,7 @@ import duckdb
 
 from ..plumbing import children
 from ..bundles.fields import as_data
+from ..database import comparable
 from ..plumbing.memory import hand_back_memory
 from . import catalogue
 from .artifacts import artifact_rows, export_artifacts, write_artifact_list
@@ -112,6 +113,8 @@ def _export_whole(con: duckdb.DuckDBPyConnection, *, db_path: Path, out_dir: Pat
         export_downloads(con, db_path=db_path, out_dir=out_dir / "static" / "data")
         doc = export_sql(con, db_path=db_path, static_dir=out_dir / "static")
         (out_dir / "data" / "sql.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        # the rule of "Where does your run land?", which the page runs over /sql/'s database file
+        (out_dir / "data" / "landing.json").write_text(json.dumps(comparable.as_data()), encoding="utf-8")
     finally:
         con.close()
 

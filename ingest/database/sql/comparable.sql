@@ -1,6 +1,8 @@
--- Which published values a run of your own is compared with (benchdb compare, issue #62): the one
--- statement of the rule. Statements are parted by a line "-- ;"; $test, $engine and $threads are
--- your run's (its workload's test_key, its server's engine_key, its thread count).
+-- Which published values a run of your own is compared with, and where it stands among them: the one
+-- statement of the rule, which benchdb compare (ingest/landing/comparable.py) and the site's "Where does
+-- your run land?" page (site/assets/js/landing.js, from data/landing.json) run. Statements are parted by a line "-- ;"; $test,
+-- $engine, $threads and $tps are your run's (its workload's test_key, its server's engine_key, its
+-- thread count, its transactions a second).
 
 -- The sysbench test a workload runs: the test its text starts with, when the text names no option
 -- ("oltp_read_write (OLTP_RW-trx.lua)" and "oltp_read_write, default options" are oltp_read_write;
@@ -37,7 +39,11 @@ WITH points AS (
 SELECT study, any_value(study_title) AS study_title, system, any_value(system_label) AS system_label,
        workload, any_value(workload_test) AS workload_test, threads, median(value) AS tps, count(*) AS n_values,
        string_agg(DISTINCT value_kind, ', ' ORDER BY value_kind) AS value_kind,
-       string_agg(DISTINCT grade, ', ' ORDER BY grade) AS grade
+       string_agg(DISTINCT grade, ', ' ORDER BY grade) AS grade,
+       CASE WHEN median(value) > 0 THEN $tps / median(value) END AS ratio,  -- yours over its
+       -- the percentile your TPS is at among the series: those under it, and half of those equal to it
+       round(100 * sum(CASE WHEN median(value) < $tps THEN 1 WHEN median(value) = $tps THEN 0.5 ELSE 0 END) OVER ()
+             / count(*) OVER (), 1) AS percentile
 FROM points JOIN nearest USING (study, system, workload, threads)
 GROUP BY study, system, workload, threads
 ORDER BY tps DESC, study, system, workload
