@@ -11,6 +11,7 @@ of JSON Lines (the format before Parquet) is read by cited_lines.py, for ``bench
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -111,11 +112,16 @@ def write_figures(run: dict, path: Path, *, origin: dict) -> None:
     _write(figures_table(run), path, header=header, origin=origin)
 
 
-def tie_figures(path: Path, *, origin: dict) -> None:
+def tie_figures(path: Path, *, origin: dict, sha256: str) -> None:
     """Write a figures file of before ORIGIN_KEY again with it (``benchdb migrate``): its samples and its
-    run's figures as they are."""
-    header = pq.read_metadata(path).metadata[RUN_KEY.encode()].decode("utf-8")
-    _write(pq.read_table(path, use_threads=False), path, header=header, origin=origin)
+    run's figures as they are, from the bytes whose SHA-256 is ``sha256``, those read_figures checked (a
+    file swapped after the check was tied as it then was: issue #61's fifth pass); Refused otherwise."""
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise Refused("the file changed after it was checked: run migrate again")
+    source = pa.BufferReader(data)
+    header = pq.read_metadata(source).metadata[RUN_KEY.encode()].decode("utf-8")
+    _write(pq.read_table(pa.BufferReader(data), use_threads=False), path, header=header, origin=origin)
 
 
 def _write(table: pa.Table, path: Path, *, header: str, origin: dict) -> None:

@@ -17,6 +17,7 @@ once every figures file of the bundle has been read without a problem (``convert
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -234,6 +235,11 @@ def _rewrite_figures(text: str, doc: YamlDocument, folder: Path) -> tuple[str, l
     return "\n".join(lines), rewrites
 
 
+def _sha256(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
 def convert_figures(folder: Path, rewrites: list[FiguresRewrite], *, write: bool) -> None:
     """Read each figures file of JSON Lines ``rewrites`` names in the bundle ``folder`` (no symbolic link
     followed) and, with ``write``, write its Parquet file beside it: all read before any is written, so
@@ -245,8 +251,13 @@ def convert_figures(folder: Path, rewrites: list[FiguresRewrite], *, write: bool
         if target is None:
             raise MigrateError(f"{rewrite.line}: {rewrite.field}: " + why.format(path=rewrite.old))
         if rewrite.kind == "origin":  # read as validate reads it: every problem but the missing tie is the file's
+            digest = _sha256(target)
             run, problems = cited.read_figures(target, origin=rewrite.origin)
             problems = [p for p in problems if p.field != cited.ORIGIN_KEY]
+            if _sha256(target) != digest:
+                raise MigrateError(f"{rewrite.line}: {rewrite.field}: {rewrite.old} changed while it was read: "
+                                   "run migrate again")
+            run = digest  # what tie_figures writes from: the bytes checked
         else:
             run, problems = cited_lines.read_figures_lines(target)
         errors = [p for p in problems if p.severity == "error"]
@@ -258,7 +269,10 @@ def convert_figures(folder: Path, rewrites: list[FiguresRewrite], *, write: bool
         runs.append((rewrite, run))
     for rewrite, run in runs if write else ():
         if rewrite.kind == "origin":
-            cited.tie_figures(folder / rewrite.new, origin=rewrite.origin)
+            try:
+                cited.tie_figures(folder / rewrite.new, origin=rewrite.origin, sha256=run)
+            except cited.Refused as exc:
+                raise MigrateError(f"{rewrite.line}: {rewrite.field}: {rewrite.old}: {exc}") from None
         else:
             cited.write_figures(run, folder / rewrite.new, origin=rewrite.origin)
 

@@ -6,6 +6,7 @@ publish/like.py), each with the ratio of yours to it and what differs."""
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
@@ -14,7 +15,7 @@ import duckdb
 
 from ..database.comparable import statements
 from ..publish.like import NOT_STATED, Difference, every_configuration, fact_label, fact_word
-from .your_run import STUDY, YourRun, run_row
+from .your_run import STUDY, CompareFailed, YourRun, run_row
 
 # The fact of a series each fact you state is (publish/like.py's keys); the log's own are its
 # workload's ("benchmark") and its sysbench options ("option.*")
@@ -115,19 +116,44 @@ def _why_none(con: duckdb.DuckDBPyConnection, *, test: str | None, engine: str |
             f"by test: {runs}): a run of one of those tests would be compared")
 
 
+# A catalogue given by --database is a file like any other a user is handed: it is opened reaching
+# nothing outside itself (a view of a hostile copy read /etc/passwd, a SQLite file made DuckDB fetch an
+# extension), within a memory bound, spilling nothing, and stopped after QUERY_SECONDS (a slow view ran
+# 5 minutes, 21 GB and 54 GB of temporary files: issue #61's fifth pass)
+CATALOGUE_CONFIG = {"enable_external_access": False, "autoinstall_known_extensions": False,
+                    "autoload_known_extensions": False, "memory_limit": "2GB", "temp_directory": "",
+                    "lock_configuration": True}
+QUERY_SECONDS = 60
+
+
+def _keys(db: Path) -> tuple[str | None, str | None]:
+    """Your run's test_key and engine_key, by the rule's macros in your run's own database."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        for macro in statements()[:2]:
+            con.execute(macro)
+        return con.execute(
+            "SELECT test_key(w.tool, w.test), engine_key(s.db_engine) FROM runs AS r "
+            "JOIN workloads AS w USING (study, workload) JOIN systems AS s USING (study, system)").fetchone()
+    finally:
+        con.close()
+
+
 def land(yours: YourRun, *, catalogue: Path, facts: dict[str, str]) -> Landing:
-    """Where ``yours`` lands among ``catalogue``'s series (``facts``: what you stated, your_run.FACTS)."""
+    """Where ``yours`` lands among ``catalogue``'s series (``facts``: what you stated, your_run.FACTS).
+    CompareFailed where the catalogue is no database benchdb build writes, or its queries run too long."""
     run = run_row(yours.database)
-    con = duckdb.connect(str(catalogue), read_only=True)
+    test, engine = _keys(yours.database)
+    try:
+        con = duckdb.connect(str(catalogue), read_only=True, config=CATALOGUE_CONFIG)
+    except duckdb.Error as exc:
+        raise CompareFailed(f"{catalogue}: not a catalogue database ({str(exc).strip().splitlines()[0]})") from None
+    timer = threading.Timer(QUERY_SECONDS, con.interrupt)
+    timer.start()
     try:
         first, second, series_sql = statements()
         con.execute(first)
         con.execute(second)
-        con.execute(f"ATTACH {_quoted(str(yours.database))} AS yours (READ_ONLY)")
-        test, engine = con.execute(
-            "SELECT test_key(w.tool, w.test), engine_key(s.db_engine) FROM yours.runs AS r "
-            "JOIN yours.workloads AS w USING (study, workload) JOIN yours.systems AS s USING (study, system)").fetchone()
-        con.execute("DETACH yours")
         if test is None or engine is None:
             return Landing(run=run, test=test, engine=engine, why_none=_why_none(con, test=test, engine=engine))
         cur = con.execute(series_sql, {"test": test, "engine": engine, "threads": run["threads"], "tps": run["tps"]})
@@ -139,7 +165,13 @@ def land(yours: YourRun, *, catalogue: Path, facts: dict[str, str]) -> Landing:
         if not rows:
             return Landing(run=run, test=test, engine=engine, why_none=_why_none(con, test=test, engine=engine))
         theirs = _facts(con, sorted({r["study"] for r in rows}))
+    except duckdb.InterruptException:
+        raise CompareFailed(f"{catalogue}: its queries ran past {QUERY_SECONDS} s and were stopped") from None
+    except duckdb.Error as exc:
+        raise CompareFailed(f"{catalogue}: not a catalogue database benchdb build writes "
+                            f"({str(exc).strip().splitlines()[0]})") from None
     finally:
+        timer.cancel()
         con.close()
     own = duckdb.connect(str(yours.database), read_only=True)
     try:
