@@ -136,3 +136,12 @@ def test_a_forged_fragment_is_named_and_runs_nothing(site_url, page):
         "threads (a whole number from 1 to 100,000).")
     assert page.locator("#landing").get_attribute("data-compared") is None
     assert page.locator("#landing-result").is_hidden()
+
+
+def test_a_fact_the_format_refuses_is_named_by_its_field(tmp_path):
+    """--drives 1,000 was named by a line of the temporary bundle.yaml, removed by then (the fifth pass)."""
+    with pytest.raises(CompareFailed) as caught:
+        load_your_run(LOG, facts={**FACTS, "raid_level": "10", "drives": "1,000"}, work=tmp_path)
+    assert str(caught.value) == ("the facts given do not make a valid system:\n  systems[system].raid.drives: Input "
+                                 "should be a valid integer (got '1,000'): thousands separators are not allowed: write "
+                                 "the digits together (12345, not 12,345)")

@@ -7,6 +7,7 @@ bundle does, so your run has the figures, workload and grade a published run wou
 
 from __future__ import annotations
 
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,9 @@ FACTS = {"product": "storage product (e.g. 'Linux MD RAID', 'Samsung PM9A3')",
          "engine": "database server and engine (e.g. 'MySQL 8.0 (InnoDB)', 'MariaDB (MyRocks)')"}
 # What an unstated value of the bundle is written as, by where it is (the rest: "not stated")
 UNSTATED = {("storage", "kind"): "not-stated", ("protocol",): "not-stated"}
+
+
+_PROBLEM = re.compile(r"^.*?bundle\.yaml:\d+: (.*)$")  # a problem of the bundle written, as WriteError lists it
 
 
 class CompareFailed(Exception):
@@ -98,8 +102,12 @@ def load_your_run(log: Path, *, facts: dict[str, str], work: Path) -> YourRun:
     bundle = work / STUDY
     try:
         import_folder(folder, out=bundle, answers=answers, surveyed=(found, grouping))
-    except (ImportFailed, WriteError) as exc:
+    except ImportFailed as exc:
         raise CompareFailed(f"{log}: {exc}") from None
+    except WriteError as exc:  # a fact the format refuses: named by its field, not the temporary file's line
+        fields = [m.group(1) for line in str(exc).splitlines()[1:] if (m := _PROBLEM.match(line))]
+        raise CompareFailed("the facts given do not make a valid system:\n"
+                            + "\n".join(f"  {f}" for f in fields or [str(exc)])) from None
     doc = _fill(load_yaml(bundle / "bundle.yaml").data, facts=facts)
     (bundle / "bundle.yaml").write_text(dump(doc), encoding="utf-8")
     loaded, problems = validate_file(bundle / "bundle.yaml")
