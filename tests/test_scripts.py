@@ -53,7 +53,7 @@ def test_plot_s_code_is_in_one_file_and_no_other_script_names_its_packages(built
     js = built_site.public / "js"
     names = sorted(p.name for p in js.glob("*.js"))
     assert [re.sub(r"\.[0-9a-f]{64}\.js$", "", n) for n in names] == [
-        "catalogue", "draw", "embed-height", "plot", "png", "search", "site", "sql-engine", "sql"]
+        "catalogue", "draw", "embed-height", "landing", "plot", "png", "search", "site", "sql-engine", "sql"]
     assert [n for n in names if PLOT_CODE in (js / n).read_text(encoding="utf-8")] == [
         next(n for n in names if n.startswith("plot."))]
     for name in names:
@@ -110,7 +110,8 @@ def test_sql_loads_its_script_alone_until_a_query_runs(page, site_url, built_sit
 
 def test_plot_is_named_on_exactly_the_pages_whose_scripts_import_it(built_site):
     """Plot is imported by the drawing modules' bundle (draw.js) and /sql/'s engine (sql-engine.js) alone;
-    the scripts that import those (site.js, sql.js) name both on their tags; no page preloads either."""
+    the scripts that import those (site.js; sql.js, and landing.js of /compare/yours/, which runs its SQL
+    with the same engine) name both on their tags; no page preloads either."""
     public = built_site.public
     plot = _plot_file(public)
     bundle = {name: next(p.name for p in (public / "js").glob(f"{name}.*.js")) for name in ("draw", "sql-engine")}
@@ -122,7 +123,7 @@ def test_plot_is_named_on_exactly_the_pages_whose_scripts_import_it(built_site):
         assert re.findall(r'<link rel="modulepreload"', text) == [], html
         named = re.findall(r'data-(?:draw|engine|plot)="([^"]+)"', text)
         expected = ([f"/js/{bundle['draw']}", f"/js/{plot}"] if "site" in scripts
-                    else [f"/js/{bundle['sql-engine']}", f"/js/{plot}"] if "sql" in scripts else [])
+                    else [f"/js/{bundle['sql-engine']}", f"/js/{plot}"] if {"sql", "landing"} & scripts else [])
         assert named == expected, html
 
 
