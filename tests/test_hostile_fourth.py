@@ -113,40 +113,6 @@ def test_a_file_of_many_row_groups_is_bounded_by_its_samples_and_groups(cited, m
     assert _problems(cited) == []
 
 
-def test_a_page_that_says_it_decompresses_to_gigabytes_is_refused_within_the_read_bound(cited):
-    """The footer true, one page's header saying 1.5 GiB (zstd of zeros, some 50 KB): Arrow allocated what
-    each page said, 2.26 GB for two such columns of a 72 KB file (M1); DuckDB reads within READ_MEMORY."""
-    from parquet_footer import I32, STRUCT, columns, read_struct, write_struct
-    path = cited / "cited" / "ro-16.parquet"
-    stored = pq.read_metadata(path).metadata
-    samples = pq.read_table(path)
-    with pq.ParquetWriter(path, samples.schema, store_schema=False, compression="zstd", use_dictionary=False) as writer:
-        writer.write_table(samples)
-        writer.add_key_value_metadata({k.decode(): v.decode() for k, v in stored.items()})
-    data = path.read_bytes()
-    body, footer = split_file(data)
-    body = bytearray(body)
-    (md,) = [md for _, _, _, md, name in columns(footer) if name == "tps"]
-    header, end = read_struct(data, md[9][1])  # its one data page
-    raw = pa.decompress(data[end:end + header[3][1]], header[2][1], codec="zstd").to_pybytes()
-    declared = 1536 << 20
-    sink = pa.BufferOutputStream()
-    with pa.CompressedOutputStream(sink, "zstd") as z:
-        z.write(raw)
-        for _ in range((declared - len(raw)) // (64 << 20)):
-            z.write(bytes(64 << 20))
-        z.write(bytes((declared - len(raw)) % (64 << 20)))
-    packed = sink.getvalue().to_pybytes()
-    page = write_struct({1: (I32, 0), 2: (I32, declared), 3: (I32, len(packed)), 5: (STRUCT, header[5][1])}) + packed
-    md[9], md[7] = (I64, len(body)), (I64, len(page))  # the page moved to the end; its compressed size true
-    body += page
-    path.write_bytes(join_file(bytes(body), footer))
-    assert path.stat().st_size < 200_000 and md[6][1] < 100  # the footer: tps under 100 bytes decompressed
-    problems = _problems(cited)
-    assert problems[0].startswith(AT + "its samples cannot be read: Out of Memory Error: failed to allocate data of size")
-    assert problems[1:] == [REFUSED]
-
-
 def test_a_settings_file_too_large_to_read_whole_is_skipped_saying_so(tmp_path, monkeypatch):
     """A 300 MB variables dump was skipped as "not a sysbench log ... its first 4,194,304 bytes hold nothing
     a sysbench log prints", not for its size (L6). Here the bound is 100 bytes and the dump 10 lines."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 from ..bundles import cited, cited_lines, claims, yamlfile
 from ..parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE
 from ..parsers.sysbench_intervals import MAX_SAMPLES as RUN_SAMPLES
-from ..plumbing import bounded_read
 from .importer import MAX_FILE_BYTES as IMPORT_FILE_BYTES
 
 
@@ -32,8 +31,6 @@ def limits() -> list[tuple[str, str, str, str]]:
         ("a figures file", "its footer (the run's figures and the columns' layout)", _bytes(cited.MAX_FOOTER_BYTES),
          "ingest/bundles/cited.py"),
         ("a figures file", "interval samples", f"{cited.MAX_SAMPLES:,}", "ingest/bundles/cited.py"),
-        ("a figures file", "memory its samples are read in (a page that says it decompresses to more is refused)",
-         bounded_read.READ_MEMORY, "ingest/plumbing/bounded_read.py"),
         ("a bundle's figures files together", "interval samples", f"{cited.MAX_BUNDLE_SAMPLES:,}",
          "ingest/bundles/cited.py"),
         ("a figures file's run", "objects and lists inside each other", f"{cited.MAX_DEPTH:,} deep",
