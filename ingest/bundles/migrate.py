@@ -20,8 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator

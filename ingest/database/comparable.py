@@ -8,6 +8,8 @@ from pathlib import Path
 
 SQL_FILE = Path(__file__).with_name("sql") / "comparable.sql"
 PARAMETERS = ("test", "engine", "threads", "tps")  # the $names of its last statement, your run's
+# The keys its engine_key macro gives, and how pages and the command name them
+ENGINES = {"innodb": "InnoDB", "myrocks": "MyRocks", "tokudb": "TokuDB", "none": "no database"}
 
 
 def statements() -> list[str]:
@@ -16,4 +18,5 @@ def statements() -> list[str]:
 
 
 def as_data() -> dict:
-    return {"statements": statements(), "parameters": list(PARAMETERS)}
+    return {"statements": statements(), "parameters": list(PARAMETERS),
+            "engines": [{"key": k, "label": v} for k, v in ENGINES.items()]}

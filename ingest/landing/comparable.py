@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 import duckdb
 
-from ..database.comparable import statements
+from ..database.comparable import ENGINES, statements
 from ..database.load import create_schema
 from ..publish.like import NOT_STATED, Difference, every_configuration, fact_label, fact_word
 from .your_run import STUDY, CompareFailed, YourRun, run_row
@@ -23,7 +23,6 @@ from .your_run import STUDY, CompareFailed, YourRun, run_row
 # workload's ("benchmark") and its sysbench options ("option.*")
 STATED_AS = {"product": "storage", "vendor": "storage", "device_class": "device_class", "raid_level": "raid_level",
              "drives": "drives", "protocol": "protocol", "engine": "db"}
-ENGINES = {"innodb": "InnoDB", "myrocks": "MyRocks", "tokudb": "TokuDB", "none": "no database"}
 NEAREST = 5  # the series named as nearest yours
 
 

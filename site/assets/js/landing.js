@@ -12,7 +12,7 @@ const form = document.getElementById("landing-form");
 const status = document.getElementById("landing-status");
 const error = document.getElementById("landing-error");
 const result = document.getElementById("landing-result");
-const ENGINES = new Map([["innodb", "InnoDB"], ["myrocks", "MyRocks"], ["tokudb", "TokuDB"]]);
+const ENGINES = new Map(rule.engines.map((e) => [e.key, e.label]));  // database/comparable.py's
 const number = new Intl.NumberFormat("en", {maximumFractionDigits: 2});
 
 // The fragment's figures, each checked: one that is not of its kind is named, and never reaches the SQL
@@ -24,7 +24,7 @@ function checked(params) {
   const tps = Number(params.get("tps"));
   const wrong = [];
   if (!/^[a-z][a-z0-9_]{0,63}$/.test(test)) wrong.push("test (a sysbench test's name, such as oltp_read_write)");
-  if (!ENGINES.has(engine)) wrong.push("engine (innodb, myrocks or tokudb)");
+  if (!ENGINES.has(engine)) wrong.push(`engine (${[...ENGINES.keys()].join(", ")})`);
   if (!Number.isInteger(threads) || threads < 1 || threads > 100000) wrong.push("threads (a whole number from 1 to 100,000)");
   if (params.get("tps") === null || !Number.isFinite(tps) || tps < 0 || tps > 1e9) wrong.push("tps (transactions a second, a number)");
   return wrong.length ? {wrong} : {run: {test, engine, threads, tps}};
