@@ -113,3 +113,25 @@ def columns(fm):
         for c, cc in enumerate(rg[1][1][1]):
             md = cc[3][1]
             yield g, c, cc, md, b".".join(md[3][1][1]).decode()
+
+
+def replace_page(data, column, *, dictionary=False, header=None, payload=None):
+    """``data`` (a whole file) with the first page of ``column`` (its dictionary page if ``dictionary``)
+    given another header (``header``: its fields edited in place) and payload (bytes, or as it was); the
+    offsets and sizes after it in the footer moved to match."""
+    body, fm = split_file(data)
+    md = next(md for _, _, _, md, name in columns(fm) if name == column)
+    at = md[11][1] if dictionary else md[9][1]
+    fields, end = read_struct(data, at)
+    old = (end - at) + fields[3][1]
+    payload = data[end:end + fields[3][1]] if payload is None else payload
+    fields[3] = (I32, len(payload))
+    (header or (lambda f: None))(fields)
+    new = write_struct(fields) + payload
+    shift = len(new) - old
+    for _, _, cc, other, _ in columns(fm):
+        for f in (9, 10, 11):
+            if f in other and other[f][1] > at:
+                other[f] = (I64, other[f][1] + shift)
+    md[7] = (I64, md[7][1] + shift)
+    return join_file(body[:at] + new + body[at + old:], fm)

@@ -4,8 +4,9 @@ the loader take a cited log as they take a parsed one.
 
 The file is Parquet: its interval samples a column each, read by Arrow at once, and the run's figures in
 its key-value metadata (RUN_KEY). It is hostile input like any other: before anything is read, its size,
-its footer's and the decompressed columns' sizes are bounded (MAX_*); every problem names the field and,
-for a sample, its row; a run of bad rows is reported up to MAX_PROBLEMS and then counted. A figures file
+its footer's and the decompressed columns' sizes are bounded (MAX_*) and every page's header is checked
+against the footer (parquet_pages.py); Arrow then reads the bytes that were checked. Every problem names
+the field and, for a sample, its row; a run of bad rows is reported up to MAX_PROBLEMS and then counted. A figures file
 of JSON Lines (the format before Parquet) is read by cited_lines.py, for ``benchdb migrate`` only.
 """
 
@@ -32,6 +33,7 @@ from ..parsers.sysbench_intervals import MAX_SAMPLES as RUN_SAMPLES
 from ..parsers.sysbench_recheck import unrecorded
 from ..parsers.sysbench_rows import EXTRA_INTERVAL_COLUMNS
 from ..plumbing.text import printable
+from .parquet_pages import PageProblem, check_pages
 
 FOLDER = "cited"  # where import writes a bundle's figures files: cited/<id>.parquet
 SUFFIX = ".parquet"
@@ -316,22 +318,23 @@ def stored_problems(run: dict) -> list[FiguresProblem]:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def _bounded(path: Path, most: int) -> tuple[pq.FileMetaData | None, list[FiguresProblem]]:
-    """The file's Parquet metadata, when the file, its footer, its samples (at most ``most``) and its columns
-    are within bounds."""
-    def refused(message: str, field: str = "") -> tuple[None, list[FiguresProblem]]:
-        return None, [FiguresProblem(None, field, "figures", message)]
+def _bounded(path: Path, most: int) -> tuple[pq.FileMetaData | None, bytes, list[FiguresProblem]]:
+    """The file's Parquet metadata and its bytes, read once (what is checked is what Arrow then reads),
+    when the file, its footer, its samples (at most ``most``), its columns and its pages are within bounds."""
+    def refused(message: str, field: str = "") -> tuple[None, bytes, list[FiguresProblem]]:
+        return None, b"", [FiguresProblem(None, field, "figures", message)]
 
     try:
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size > MAX_FILE_BYTES:
                 return refused(f"{size:,} bytes: more than the {MAX_FILE_BYTES:,} a figures file may be")
-            head = f.read(4)
-            f.seek(max(size - 8, 0))
-            tail = f.read(8)
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         return refused(f"cannot read: {exc.strerror or exc}")
+    size, head, tail = len(data), data[:4], data[-8:]
+    if size > MAX_FILE_BYTES:
+        return refused(f"more than the {MAX_FILE_BYTES:,} bytes a figures file may be")
     if head != b"PAR1" or tail[4:] != b"PAR1" or size < 12:
         return refused("not a Parquet file (a figures file in JSON Lines, the format before: `benchdb migrate "
                        "--write` rewrites it)" if head[:1] == b"{" else "not a Parquet file")
@@ -340,7 +343,7 @@ def _bounded(path: Path, most: int) -> tuple[pq.FileMetaData | None, list[Figure
         return refused(f"its footer of {footer:,} bytes is larger than " + (
             f"the {MAX_FOOTER_BYTES:,} a figures file's may be" if footer > MAX_FOOTER_BYTES else "the file"))
     try:
-        meta = pq.read_metadata(path)
+        meta = pq.read_metadata(pa.BufferReader(data))
     except (pa.ArrowException, OSError) as exc:
         return refused(f"not a Parquet file Arrow reads: {printable(str(exc))}")
     # Arrow reads as many rows as each row group says it has, whatever the file's own count says (a
@@ -363,7 +366,11 @@ def _bounded(path: Path, most: int) -> tuple[pq.FileMetaData | None, list[Figure
         if stored > MAX_COLUMN_BYTES + GROUP_BYTES * meta.num_row_groups:
             return refused(f"{stored:,} bytes decompressed: more than a column of {meta.num_rows:,} samples needs",
                            _shown_name(name))
-    return meta, []
+    try:
+        check_pages(data, meta)
+    except PageProblem as exc:
+        return refused(str(exc), _shown_name(meta.schema.column(exc.column).name))
+    return meta, data, []
 
 
 def _columns(schema: pa.Schema) -> list[FiguresProblem]:
@@ -430,7 +437,7 @@ def read_figures(path: Path, *, origin: dict, most: int = MAX_SAMPLES) -> tuple[
     IntervalColumns), or None, and every problem found. ``origin``: what the file must be the figures of
     (FiguresOrigin's fields: the result that names it, its origin's SHA-256). A file of more than ``most``
     samples (what is left of its bundle's MAX_BUNDLE_SAMPLES) is refused before its samples are read."""
-    meta, problems = _bounded(path, most)
+    meta, data, problems = _bounded(path, most)
     if meta is None:
         return None, problems
     stored = meta.metadata or {}
@@ -456,7 +463,7 @@ def read_figures(path: Path, *, origin: dict, most: int = MAX_SAMPLES) -> tuple[
         return None, problems
     try:  # by Arrow, which the footer was read by: DuckDB's reader read a figures path as a glob, decoded a
         # column of two types otherwise and took a false null count for none (issue #61's sixth pass)
-        table = pq.read_table(path, use_threads=False)
+        table = pq.read_table(pa.BufferReader(data), use_threads=False)
     except (pa.ArrowException, OSError) as exc:
         return None, problems + [FiguresProblem(None, "", "figures", f"its samples cannot be read: {printable(str(exc))}")]
     problems += _rows(table, range(run["lines"][0], run["lines"][1] + 1))
@@ -486,7 +493,7 @@ def _shown_key(key: bytes) -> str:
 def stored_origin(path: Path) -> dict | None:
     """What a figures file says it is of (its ORIGIN_KEY, as JSON), or None where it says nothing (a file
     written before: benchdb migrate ties it). A file out of bounds (_bounded) is Refused."""
-    meta, problems = _bounded(path, MAX_SAMPLES)
+    meta, _, problems = _bounded(path, MAX_SAMPLES)
     if meta is None:
         raise Refused(problems[0].message)
     text = (meta.metadata or {}).get(ORIGIN_KEY.encode())

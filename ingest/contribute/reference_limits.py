@@ -3,7 +3,7 @@ constant the reader enforces (its one owner), never written here."""
 
 from __future__ import annotations
 
-from ..bundles import cited, cited_lines, claims, yamlfile
+from ..bundles import cited, cited_lines, claims, parquet_pages, yamlfile
 from ..parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE
 from ..parsers.sysbench_intervals import MAX_SAMPLES as RUN_SAMPLES
 from .importer import MAX_FILE_BYTES as IMPORT_FILE_BYTES
@@ -31,6 +31,9 @@ def limits() -> list[tuple[str, str, str, str]]:
         ("a figures file", "its footer (the run's figures and the columns' layout)", _bytes(cited.MAX_FOOTER_BYTES),
          "ingest/bundles/cited.py"),
         ("a figures file", "interval samples", f"{cited.MAX_SAMPLES:,}", "ingest/bundles/cited.py"),
+        ("a figures file", "pages (each page's header checked against its footer before a page is read)",
+         f"{parquet_pages.MAX_PAGES:,}", "ingest/bundles/parquet_pages.py"),
+        ("a figures file's page", "its header", _bytes(parquet_pages.MAX_HEADER_BYTES), "ingest/bundles/parquet_pages.py"),
         ("a bundle's figures files together", "interval samples", f"{cited.MAX_BUNDLE_SAMPLES:,}",
          "ingest/bundles/cited.py"),
         ("a figures file's run", "objects and lists inside each other", f"{cited.MAX_DEPTH:,} deep",
