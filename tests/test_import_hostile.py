@@ -105,6 +105,56 @@ def test_a_bundle_too_large_to_validate_is_refused_before_it_is_written(tmp_path
     assert not out.exists() and list(out.parent.iterdir()) == []
 
 
+def test_a_bundle_of_too_many_values_is_refused_before_it_is_written_and_not_called_a_bomb(tmp_path, monkeypatch):
+    """5,000 folders of one log each made a bundle.yaml of no alias that validation refused as "an alias
+    bomb?" (issue #61's fourth pass, L5): import now says so first, in its own words (here against a bound
+    of 100 values)."""
+    from click.testing import CliRunner
+
+    from ingest.bundles import yamlfile
+    from ingest.cli import main
+    monkeypatch.setattr(yamlfile, "MAX_NODES", 100)
+    folder = tmp_path / "runs"
+    for i in range(3):
+        (folder / f"v{i}").mkdir(parents=True)
+        (folder / f"v{i}" / "res.log").write_bytes(LOG.read_bytes())
+    out = tmp_path / "out" / "x"
+    done = CliRunner().invoke(main, ["import", str(folder), "--out", str(out), "--no-input"])
+    assert done.exit_code == 1
+    assert done.output.splitlines()[-1] == ("Error: the bundle of 3 results would be refused (more than the 100 values "
+                                            "a bundle.yaml may hold): make it of fewer runs, a subfolder at a time")
+    assert not out.exists() and list(out.parent.iterdir()) == []
+    with_alias = "a: &a [1, 2]\nb: [" + ", ".join(["*a"] * 60) + "]\n"
+    assert _refused(yamlfile.check_shape, with_alias).endswith("once its aliases are followed (an alias bomb?): refused")
+    assert _refused(yamlfile.check_shape, "a: [" + ", ".join(["1"] * 120) + "]\n") == (
+        "more than the 100 values a bundle.yaml may hold: refused")
+
+
+def test_a_settings_file_of_more_settings_than_a_server_has_is_skipped_saying_so(tmp_path, monkeypatch):
+    """A variables dump of 391,401 settings (8 MB) made a bundle.yaml of 25 MB, refused with advice to import
+    fewer runs (issue #61's fourth pass, L4); it is skipped, saying why (here against a bound of 3)."""
+    from ingest.contribute import server_settings
+    monkeypatch.setattr(importer, "MAX_SETTINGS", 3)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "run.log").write_bytes(LOG.read_bytes())
+    (tmp_path / "runs" / "variables.txt").write_text(
+        "Variable_name\tValue\n" + "".join(f"innodb_x{i}\t{i}\n" for i in range(4)), encoding="utf-8")
+    assert len(server_settings.read_variables((tmp_path / "runs" / "variables.txt").read_text(), rel="v").settings) == 4
+    found = importer.scan(tmp_path / "runs")
+    assert found.settings == []
+    assert found.skipped == [("variables.txt", "4 settings (read as variables), more than the 3 one file may give (a "
+                                               "server has about 650): not read")]
+
+
+def _refused(read, text: str) -> str:
+    from ingest.bundles.yamlfile import YamlProblem
+    try:
+        read(text)
+    except YamlProblem as exc:
+        return exc.message
+    raise AssertionError("read without a problem")
+
+
 def test_long_runs_of_spaces_in_settings_and_logs_are_read_in_one_pass(tmp_path):
     """A third hostile pass (issue #61): a 3 KB variables-dump line took import 86 s, a 60 KB my.cnf line
     26 s and a 40 KB line of spaces in a sysbench log 20 s, each pattern backtracking over the spaces. These

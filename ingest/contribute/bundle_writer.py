@@ -18,7 +18,8 @@ from typing import Iterator
 import yaml
 
 from ..bundles.problems import Problem
-from ..bundles.yamlfile import MAX_BYTES
+from ..plumbing.scratch import terminate_as_exit
+from ..bundles.yamlfile import MAX_BYTES, YamlProblem, check_shape
 from ..bundles.validate import validate_paths
 
 
@@ -45,7 +46,8 @@ def staged_bundle(final: Path) -> Iterator[Path]:
     work = staging / final.name
     work.mkdir()
     try:
-        yield work
+        with terminate_as_exit():  # (a terminated import left its staging folder beside the destination)
+            yield work
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -59,6 +61,12 @@ def publish(doc: dict, *, work: Path, final: Path, allowed: frozenset[str] = fro
         results = len(doc.get("results", []))
         raise WriteError(f"the bundle would be {len(text.encode('utf-8')):,} bytes, more than the {MAX_BYTES:,} a "
                          f"bundle.yaml may be ({results:,} results): make it of fewer runs, a subfolder at a time")
+    try:  # likewise the values a bundle.yaml may hold (5,000 runs were refused as an alias bomb: issue #61)
+        check_shape(text)
+    except YamlProblem as exc:
+        results = len(doc.get("results", []))
+        raise WriteError(f"the bundle of {results:,} results would be refused ({exc.message.removesuffix(': refused')}):"
+                         " make it of fewer runs, a subfolder at a time") from None
     (work / "bundle.yaml").write_text(text, encoding="utf-8")
     _, problems = validate_paths([work])
     errors = [p for p in problems if p.severity == "error" and p.type not in allowed]

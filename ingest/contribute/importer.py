@@ -31,7 +31,7 @@ from .citing import Citation, cite_runs, cited_note, source_entry
 from .fileio_workloads import fileio_charts, fileio_workloads
 from .grouping import REPETITION_FOLDER, Grouping, System, group
 from .query_mix import workload_notes
-from .server_settings import MAX_SMALL_BYTES, Read, database_section, in_effect, read_cnf, read_commands, read_variables
+from .server_settings import MAX_SETTINGS, MAX_SMALL_BYTES, Read, database_section, in_effect, read_cnf, read_commands, read_variables
 from ..parsers import ParseError
 from ..parsers.mdstat import parse_file as parse_mdstat
 from ..parsers.mdstat_trace import parse_trace
@@ -129,6 +129,10 @@ def _settings(path: Path, rel: str, found: Found, taken: set[str]) -> bool:
             break
     else:
         return False
+    if len(got.settings) > MAX_SETTINGS:
+        found.skipped.append((rel, f"{len(got.settings):,} settings (read as {kind}), more than the {MAX_SETTINGS:,} "
+                                   "one file may give (a server has about 650): not read"))
+        return True
     found.settings.append((kind, got))
     for file in got.files:
         if file not in found.cited:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..bundles import cited, cited_lines, claims, parquet_pages, yamlfile
 from ..parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE
 from ..parsers.sysbench_intervals import MAX_SAMPLES as RUN_SAMPLES
+from . import server_settings
 from .importer import MAX_FILE_BYTES as IMPORT_FILE_BYTES
 
 
@@ -43,6 +44,8 @@ def limits() -> list[tuple[str, str, str, str]]:
          f"{low:,} to {high:,}", "ingest/parsers/sysbench_intervals.py"),
         ("a figures file of JSON Lines (`benchdb migrate`)", "size", _bytes(cited_lines.MAX_FILE_BYTES),
          "ingest/bundles/cited_lines.py"),
+        ("a settings file `benchdb import` reads (my.cnf, variables dump, command line)", "settings",
+         f"{server_settings.MAX_SETTINGS:,}", "ingest/contribute/server_settings.py"),
         ("a file `benchdb import` reads", "size", _bytes(IMPORT_FILE_BYTES), "ingest/contribute/importer.py"),
     ]
     return rows

@@ -54,6 +54,10 @@ class Read:
     notes: list[str] = field(default_factory=list)  # what was not followed or not applied, in words
 
 
+# Settings of one file: the server's own are about 650 (MariaDB's SHOW GLOBAL VARIABLES), of which a
+# few dozen are recorded. A dump of 500,000 made a bundle.yaml of 25 MB, refused with advice to import
+# fewer runs (issue #61's fourth pass, L4).
+MAX_SETTINGS = 5_000
 MAX_VALUE = 1_000  # characters of a setting's value (a path, a size); 15 MB took the YAML writer 53 s (issue #61)
 
 
