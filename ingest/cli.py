@@ -141,11 +141,10 @@ def compare(log: Path, catalogue: Path | None, as_json: bool, no_input: bool, **
     same test and engine, by transactions a second at the nearest thread count: the percentile it is
     at, the series nearest it by the facts you recorded, with the ratio to each and what differs.
     """
-    import tempfile
-
     from .landing.comparable import land
     from .landing.words import landing_lines
     from .landing.your_run import FACTS, CompareFailed, load_your_run
+    from .plumbing.scratch import scratch_folder
 
     if catalogue is None:
         try:
@@ -153,15 +152,15 @@ def compare(log: Path, catalogue: Path | None, as_json: bool, no_input: bool, **
         except BuildError as exc:
             raise click.ClickException(str(exc)) from None
     if not catalogue.is_file():
-        raise click.ClickException(f"no catalogue database at {catalogue}: run benchdb build first")
+        raise click.ClickException(f"no catalogue database at {printable(str(catalogue))}: run benchdb build first")
     if _at_a_terminal() and not no_input and not as_json:
         for name, question in FACTS.items():
             if not facts.get(name):
                 facts[name] = click.prompt(f"The {question} (Enter: not stated)", default="", show_default=False)
     given = {k: v for k, v in facts.items() if v}
-    with tempfile.TemporaryDirectory(prefix="benchdb-compare-") as work:
+    with scratch_folder("benchdb-compare-") as work:
         try:
-            landing = land(load_your_run(log, facts=given, work=Path(work)), catalogue=catalogue, facts=given)
+            landing = land(load_your_run(log, facts=given, work=work), catalogue=catalogue, facts=given)
         except CompareFailed as exc:
             raise click.ClickException("\n".join(map(printable, str(exc).split("\n")))) from None
     if as_json:

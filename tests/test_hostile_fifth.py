@@ -1,4 +1,4 @@
-"""The fifth hostile pass of issue #61 (2026-12-02): each medium finding it reproduced, at its cause."""
+"""The fifth hostile pass of issue #61 (2026-12-02): each medium finding it reproduced, at its cause, and a low one."""
 
 from __future__ import annotations
 
@@ -79,3 +79,17 @@ def test_migrate_ties_the_bytes_it_checked_not_those_put_there_since(cited, monk
     assert done.output == (f"{cited}/bundle.yaml:31: results[ro-16].figures: cited/ro-16.parquet: the file changed "
                            "after it was checked: run migrate again\n")
     assert pq.read_metadata(path).metadata.get(b"benchdb.origin") is None  # not tied
+
+
+def test_a_newline_in_a_name_compare_shows_cannot_forge_a_line(tmp_path, database):
+    """The log's and the catalogue's names were escaped line by line, so a newline in one began a line of
+    its own ("Error: forged"); each is now shown escaped whole (a low finding)."""
+    log = tmp_path / "a\nError: forged\x1b[2J.log"
+    log.write_text("no benchmark here\n")
+    done = CliRunner().invoke(main, ["compare", str(log), "--database", str(database), "--no-input"])
+    assert done.exit_code == 1
+    assert done.output == (f"Error: {tmp_path}/a\\nError: forged\\x1b[2J.log: no sysbench log of a database or "
+                           "fileio test in it (1 file(s) skipped)\n")
+    missing = tmp_path / "x\ny.duckdb"
+    done = CliRunner().invoke(main, ["compare", str(LOG), "--database", str(missing), "--no-input"])
+    assert done.output == f"Error: no catalogue database at {tmp_path}/x\\ny.duckdb: run benchdb build first\n"

@@ -16,6 +16,7 @@ import duckdb
 
 from ..database.comparable import ENGINES, statements
 from ..database.load import create_schema
+from ..plumbing.text import printable
 from ..publish.like import NOT_STATED, Difference, every_configuration, fact_label, fact_word
 from .your_run import STUDY, CompareFailed, YourRun, run_row
 
@@ -160,16 +161,16 @@ def land(yours: YourRun, *, catalogue: Path, facts: dict[str, str]) -> Landing:
     try:
         con = duckdb.connect(str(catalogue), read_only=True, config=CATALOGUE_CONFIG)
     except duckdb.Error as exc:
-        raise CompareFailed(f"{catalogue}: not a catalogue database ({str(exc).strip().splitlines()[0]})") from None
+        raise CompareFailed(f"{printable(str(catalogue))}: not a catalogue database ({str(exc).strip().splitlines()[0]})") from None
     try:
         views = dict(con.execute(VIEWS_SQL).fetchall())
     except duckdb.Error as exc:
         con.close()
-        raise CompareFailed(f"{catalogue}: not a catalogue database ({str(exc).strip().splitlines()[0]})") from None
+        raise CompareFailed(f"{printable(str(catalogue))}: not a catalogue database ({str(exc).strip().splitlines()[0]})") from None
     if views != _our_views():  # a view runs what it says: a tower of 4,096 took 75 s to plan (the sixth pass)
         con.close()
         differ = sorted(set(views.items()) ^ set(_our_views().items()))[0][0]
-        raise CompareFailed(f"{catalogue}: not a catalogue database benchdb build writes " + (
+        raise CompareFailed(f"{printable(str(catalogue))}: not a catalogue database benchdb build writes " + (
             f"(its view {differ!r} is not this version's)" if views else "(it has none of the catalogue's views)"))
     timer = threading.Timer(QUERY_SECONDS, con.interrupt)
     timer.start()
@@ -189,9 +190,9 @@ def land(yours: YourRun, *, catalogue: Path, facts: dict[str, str]) -> Landing:
             return Landing(run=run, test=test, engine=engine, why_none=_why_none(con, test=test, engine=engine))
         theirs = _facts(con, sorted({r["study"] for r in rows}))
     except duckdb.InterruptException:
-        raise CompareFailed(f"{catalogue}: its queries ran past {QUERY_SECONDS} s and were stopped") from None
+        raise CompareFailed(f"{printable(str(catalogue))}: its queries ran past {QUERY_SECONDS} s and were stopped") from None
     except duckdb.Error as exc:
-        raise CompareFailed(f"{catalogue}: not a catalogue database benchdb build writes "
+        raise CompareFailed(f"{printable(str(catalogue))}: not a catalogue database benchdb build writes "
                             f"({str(exc).strip().splitlines()[0]})") from None
     finally:
         timer.cancel()

@@ -22,6 +22,7 @@ from ..contribute.importer import ImportFailed, import_folder, survey
 from ..contribute.bundle_writer import dump
 from ..database.load import build_database
 from ..bundles.yamlfile import load_yaml
+from ..plumbing.text import printable
 
 STUDY = "your-run"
 LABEL = "your run"
@@ -80,8 +81,9 @@ def _fill(doc: dict, *, facts: dict[str, str]) -> dict:
 def load_your_run(log: Path, *, facts: dict[str, str], work: Path) -> YourRun:
     """``log`` (one sysbench run) with ``facts`` (FACTS' keys) as a bundle in ``work``, validated, loaded
     into work/your-run.duckdb and graded. CompareFailed names what cannot be compared."""
+    named = printable(str(log))  # (a newline in its name forged a line of the error: issue #61's fifth pass)
     if not log.is_file() or log.is_symlink():
-        raise CompareFailed(f"{log}: not a file")
+        raise CompareFailed(f"{named}: not a file")
     folder = work / "log"
     folder.mkdir()
     shutil.copyfile(log, folder / log.name)
@@ -89,21 +91,21 @@ def load_your_run(log: Path, *, facts: dict[str, str], work: Path) -> YourRun:
     try:
         found, grouping = survey(folder, one_system=True)
     except ImportFailed as exc:
-        raise CompareFailed(f"{log}: {str(exc).split(': ', 1)[-1]}") from None
+        raise CompareFailed(f"{named}: {str(exc).split(': ', 1)[-1]}") from None
     if len(found.runs) != 1:
-        raise CompareFailed(f"{log}: {len(found.runs)} runs in one file; compare takes a log of one run "
+        raise CompareFailed(f"{named}: {len(found.runs)} runs in one file; compare takes a log of one run "
                             "(benchdb import splits such a file into one log a run)")
     run = found.runs[0]["run"]
     if not run["complete"]:
-        raise CompareFailed(f"{log}: the run is cut before its summary (no transactions per second to compare)")
+        raise CompareFailed(f"{named}: the run is cut before its summary (no transactions per second to compare)")
     if run.get("kind") != "oltp" and run.get("test") != "tpcc":
-        raise CompareFailed(f"{log}: a sysbench {run.get('test') or run.get('kind')} run: the catalogue compares "
+        raise CompareFailed(f"{named}: a sysbench {run.get('test') or run.get('kind')} run: the catalogue compares "
                             "database runs (oltp_* and tpcc) by transactions per second")
     bundle = work / STUDY
     try:
         import_folder(folder, out=bundle, answers=answers, surveyed=(found, grouping))
     except ImportFailed as exc:
-        raise CompareFailed(f"{log}: {exc}") from None
+        raise CompareFailed(f"{named}: {exc}") from None
     except WriteError as exc:  # a fact the format refuses: named by its field, not the temporary file's line
         fields = [m.group(1) for line in str(exc).splitlines()[1:] if (m := _PROBLEM.match(line))]
         raise CompareFailed("the facts given do not make a valid system:\n"
