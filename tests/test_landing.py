@@ -127,6 +127,10 @@ def test_the_page_lists_the_same_series_as_the_command(tmp_path, built_site, sit
     assert [cells.nth(i).inner_text() for i in (0, 1, 3, 4)] == ["9,838.45", "Linux MD RAID 10", "64", "0.003×"]
     assert page.locator("#landing-table tbody tr").last.get_attribute("data-yours") == ""  # under all of them
     assert page.locator("input[name=threads]").input_value() == "64"
+    chart = page.locator("#landing-chart")  # the same series drawn, a dot each, and your run's line
+    expect(chart).to_have_attribute("data-drawn", str(len(landing.series)))
+    assert chart.locator("svg circle").count() == len(landing.series) == 12
+    assert chart.locator("svg text", has_text="your run").count() == 1
 
 
 def test_a_forged_fragment_is_named_and_runs_nothing(site_url, page):

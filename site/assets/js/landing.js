@@ -3,6 +3,7 @@
 // published series of the same test and engine at the thread count nearest yours, by the rule of
 // data/landing.json (ingest/database/sql/comparable.sql, which benchdb compare runs too), in DuckDB-WASM
 // over /sql/'s database file (js/sql-engine.js, imported for the first comparison). Nothing leaves the page.
+import {onResize} from "./palette.js";
 import {importNamed} from "./preload.js";
 
 const script = document.querySelector("script[data-engine]");
@@ -101,6 +102,19 @@ function show(run, rows) {
   result.hidden = false;
 }
 
+// The comparison drawn (landing-chart.js, in the engine's bundle), again when the width changes.
+const figure = document.getElementById("landing-chart");
+let drawn = null;
+async function draw(run, rows) {
+  const {landingChart} = await engine;
+  figure.hidden = !rows.length;
+  drawn = () => figure.querySelector(".landing-plot").replaceChildren(
+    landingChart(run, rows, {width: figure.clientWidth || 640}));
+  if (rows.length) drawn();
+  figure.dataset.drawn = String(rows.length);
+}
+onResize(figure, () => drawn?.());
+
 async function compare(run) {
   error.hidden = true;
   status.textContent = "Loading DuckDB and the parts of the database the comparison reads…";
@@ -116,6 +130,7 @@ async function compare(run) {
       return [f.name, typeof value === "bigint" ? Number(value) : value];
     })));
     show(run, rows);
+    await draw(run, rows);
     status.textContent = "";
     root.dataset.compared = String(rows.length);
   } catch (err) {

@@ -3,3 +3,4 @@
 // imports for the first query: a visit that runs nothing loads neither (tests/test_page_budget.py).
 export {QueryStopped, mostRead, openDatabase, run} from "./sql-db.js";
 export {chartOf, csvOf, showTable} from "./sql-result.js";
+export {landingChart} from "./landing-chart.js";  // (/compare/yours/, which imports this bundle too)
