@@ -287,7 +287,7 @@ def _switches(text: str) -> list[bool]:
 
 
 @main.command()
-@click.option("--out", type=click.Path(path_type=Path), required=True, help="The bundle folder to write (data/<id>).")
+@click.option("--out", type=click.Path(path_type=Path), help="The bundle folder to write (data/<id>).")
 @click.option("--tests", default="oltp_read_write", show_default=True, help="sysbench tests, comma-separated.")
 @click.option("--threads", default="1,2,4", show_default=True, help="Thread counts, comma-separated.")
 @click.option("--repetitions", default=3, show_default=True, type=click.IntRange(1, 100))
@@ -301,10 +301,39 @@ def _switches(text: str) -> list[bool]:
 @click.option("--port", default=3306, show_default=True, type=int)
 @click.option("--user", default="root", show_default=True)
 @click.option("--note", help="A note to keep in the bundle, e.g. what machine this is.")
+@click.option("--plan", type=click.Choice(["raid-levels", "array-state", "protocol"]),
+              help="A comparison over drives: md RAID levels, array state (optimal, degraded, rebuilding) or protocol.")
+@click.option("--device", "devices", multiple=True, help="A drive the plan's array is made of (repeat for each).")
+@click.option("--destroy-data", "destroy", multiple=True,
+              help="A --device whose data the plan may destroy (repeat for each): one that holds anything is refused otherwise.")
+@click.option("--mount", "mountpoint", default="/mnt/benchdb", show_default=True, help="Where the plan mounts its storage.")
+@click.option("--level", "levels", multiple=True, help="A RAID level (raid-levels: those to compare; array-state: the one).")
+@click.option("--filesystem", default="ext4", show_default=True, type=click.Choice(["ext4", "xfs"]))
+@click.option("--local", help="protocol: the local device that holds the export.")
+@click.option("--nfs", help="protocol: the export, HOST:/PATH.")
+@click.option("--iscsi", help="protocol: PORTAL,TARGET-IQN.")
+@click.option("--nvme-tcp", "nvme_tcp", help="protocol: ADDRESS,SUBSYSTEM-NQN.")
+@click.option("--dry-run", is_flag=True, help="Print the plan's every command and touch nothing.")
 def capture(out, tests, threads, repetitions, time_s, tables, table_size, doublewrite, compression, socket, host,
-            port, user, note) -> None:
-    """Run sysbench over thread counts and variants and write a bundle that validates."""
+            port, user, note, plan, devices, destroy, mountpoint, levels, filesystem, local, nfs, iscsi, nvme_tcp,
+            dry_run) -> None:
+    """Run sysbench over thread counts and variants and write a bundle that validates; or, with --plan,
+    a comparison over drives (--dry-run prints it)."""
     from .contribute.capture import Capture, CaptureConfig, CaptureError, Connection
+
+    if plan or dry_run:
+        from .contribute.capture_run import print_plan
+        try:
+            lines = print_plan(plan, devices=list(devices), destroy=list(destroy), mount=mountpoint, levels=list(levels),
+                               filesystem=filesystem, local=local, nfs=nfs, iscsi=iscsi, nvme_tcp=nvme_tcp,
+                               dry_run=dry_run)
+        except CaptureError as exc:
+            raise click.ClickException(str(exc)) from None
+        for line in lines:
+            click.echo(line)
+        return
+    if out is None:
+        raise click.UsageError("Missing option '--out'.")
 
     connection = Connection(socket=socket, host=host, port=port, user=user,
                             password=os.environ.get("BENCHDB_MYSQL_PASSWORD")) if (socket or host) else None
