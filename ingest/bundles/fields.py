@@ -19,12 +19,21 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class Wanted(_Strict):
+    """What would make a thin facet's answer (ingest/publish/wanted.py): what a study of it varies, in words
+    after "one study ...", the command that measures it, and the subgroups counted on their own."""
+    varies: str
+    command: str
+    groups: list[str] = []  # the contrasts' other sides (array state: degraded, rebuilding)
+
+
 class FacetPage(_Strict):
     slug: str
     title: str
     baseline: Literal["baseline", "optimal"]
     about: str
     question: str  # what the page answers, in one line (its evidence view's heading)
+    wanted: Wanted
 
 
 class Field(_Strict):

@@ -25,6 +25,7 @@ from .colours import colour_chart
 from .db import Snapshot
 from .like import NOT_STATED, configurations, like_for_like
 from .study import AXIS_LABELS
+from .wanted import wanted
 
 RATIO_PLACES = 4  # ratios to a reference, as published (pages print them to 2 places)
 FACTS_NAMED = 8  # a system left out names this many of the facts it differs in, then counts the rest
@@ -456,6 +457,7 @@ def evidence_data(facets: dict) -> dict[str, dict]:
         said = answer(rows, synthesis=found)
         out[facet.page.slug] = {"order": order, "title": page["title"], "question": facet.page.question,
                                 "path": f"/{facet.page.slug}/", "answer": said, "synthesis": found, "rows": rows,
+                                "wanted": wanted(facet.page, answer=said, synthesis=found),
                                 "plot": plotted(rows, said["metric"]), **home_rows(rows, said)}
     return out
 
