@@ -55,7 +55,11 @@ def find_bundle_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]
 def bundle_file(folder: Path, rel: Path, *, folder_ok: bool) -> tuple[Path | None, str, str]:
     """The file (or, with ``folder_ok``, the folder of files) ``rel`` names inside ``folder``, or None, the
     kind of problem and why (with ``{path}`` for the path as the bundle gives it). No symbolic link is followed: a link on
-    the way, or among a folder's files, is refused even when it points inside the bundle."""
+    the way, or among a folder's files, is refused even when it points inside the bundle; nor is a path that
+    leaves the folder (absolute, or with a ``..``: migrate rewrote and removed files outside its bundle so,
+    issue #61's seventh pass)."""
+    if rel.is_absolute() or ".." in rel.parts:
+        return None, "path-escapes", "artifact path {path!r} leaves the bundle folder"
     target = folder
     for part in rel.parts:
         target = target / part

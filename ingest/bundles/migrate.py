@@ -201,7 +201,7 @@ def _untied(folder: Path, path: str) -> bool:
     followed: one on the way is a MigrateError, not a silent skip; a file that is not there or not Parquet
     is validate's to name)."""
     target, kind, why = bundle_file(folder, Path(path), folder_ok=False)
-    if kind == "symlink":
+    if kind in ("symlink", "path-escapes"):
         raise MigrateError("-: " + why.format(path=path))
     try:
         return target is not None and target.is_file() and cited.stored_origin(target) is None
