@@ -4,10 +4,14 @@ browser resolves is what the site shows and cites (issue #61)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 import urllib.parse
 
 # A host name of the web: dot-separated labels, the last of letters (a top-level domain, or its punycode);
 # a name beyond ASCII is refused with its punycode below. Not an IP address, in any of its spellings.
+# A GitHub address of a file or folder at a commit: its repository (owner/name), commit and path.
+GITHUB = re.compile(r"https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/(?:blob|tree)/([0-9a-f]{40})(?:/([^?#]*))?$")
+_REPOSITORY = re.compile(r"https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+?)(?:\.git)?(?:[/?#]|$)")
 _HOST = re.compile(r"(?:[^\W_](?:[\w-]{0,61}[^\W_])?\.)+(?:[^\W\d_]{2,63}|xn--[a-z0-9-]{1,59})", re.IGNORECASE)
 
 
@@ -37,7 +41,24 @@ def web_address(text: str) -> str:
         except UnicodeError:
             shown = ""
         raise ValueError(f"a host of letters beyond ASCII ({host!r}), which can pass for another's{shown}")
+    hidden = [c for c in text if unicodedata.category(c) in ("Cc", "Cf")]
+    if hidden:  # a zero-width space in a path showed nothing and went to x%E2%80%8B (issue #61's seventh pass)
+        raise ValueError(f"a character that does not show (U+{ord(hidden[0]):04X}) in the address: it goes to "
+                         "another one than it seems to name")
     if "\\" in urllib.parse.unquote(text) or any(p in (".", "..") for p in urllib.parse.unquote(parts.path).split("/")):
         raise ValueError("a path with a '.' or '..' part (written as such or as %2e) or a backslash: a browser "
                          "goes to another address than the one it shows")
     return text
+
+
+def github_address(url: str | None) -> tuple[str, str, str | None] | None:
+    """The repository (owner/name), commit and path a GitHub address of a file or folder at a commit
+    names, or None (a source's url: web_address has refused what a browser would resolve elsewhere)."""
+    found = GITHUB.match(url or "")
+    return (found.group(1), found.group(2), found.group(3)) if found else None
+
+
+def github_repository(url: str | None) -> str | None:
+    """The repository (owner/name) a GitHub address is of, or None: its root, or anything under it."""
+    found = _REPOSITORY.match(url or "")
+    return found.group(1) if found else None

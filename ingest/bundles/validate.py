@@ -20,6 +20,7 @@ from .cited import MAX_BUNDLE_SAMPLES, read_figures, stored_problems
 from .claims import verdict_of
 from .derive import Derivation, derive
 from .fields import fileio_metrics, never_negative, unit_misspelt
+from .origins import unsourced
 from .files import BUNDLE_FILE, bundle_file, display_path, find_bundle_files, linked
 from .fileio import chart_findings, run_findings
 from ..parsers import PARSERS, ParseError, artifact_digest
@@ -303,6 +304,7 @@ class _Checker:
         target = self._placed(loc, c, systems, workloads, field="figures")
         if target is None:
             return
+        self._sourced(loc, c.origin)
         run, found = read_figures(target, origin={"result": c.id, "sha256": c.origin.sha256}, most=self.samples_left)
         shown = display_path(self.folder / c.figures)
         self.problems.extend(Problem(shown, p.line, p.field, p.kind, p.message, p.severity) for p in found)
@@ -324,6 +326,12 @@ class _Checker:
             self._sysbench(loc, a, target)
         elif a.format in ("mdstat", "mdstat-trace"):
             self._mdstat(loc, a, self.folder / a.path)  # as written: the parser refuses a symbolic link
+
+    def _sourced(self, loc: tuple, origin) -> None:
+        """A cited log's origin is one of the bundle's sources (origins.py): its values are read from nothing
+        else (a carried log is the file itself, with its origin beside it)."""
+        if self.bundle is not None and (why := unsourced(origin, self.bundle.sources)) is not None:
+            self.add(loc + ("origin", "repository"), "origin-source", why)
 
     def _mdstat(self, loc: tuple, a: Artifact, target: Path) -> None:
         try:

@@ -23,9 +23,9 @@ from urllib.parse import quote
 from pydantic import TypeAdapter, ValidationError
 
 from schema.models import CommitHash, Repository, RepositoryPath, Source
+from schema.web_address import github_address
 
 from ..bundles.cited import figures_path
-from ..database.citing import github_address
 
 # The flags of import that describe the source (schema/models.py Source): the answer's name, the
 # field it fills, and the flag's help.

@@ -15,11 +15,11 @@ figure as parsed, and its citation's link goes to the line at its commit.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from pathlib import Path
 
 from schema.models import Artifact, Cited, Origin, Provenance, Source
+from schema.web_address import GITHUB as _GITHUB
 
 QUOTE_CHARS = 120  # a quote longer than this is cut, with an ellipsis
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -27,7 +27,6 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 # A repository's page at a commit: github.com/OWNER/REPO/blob|tree/COMMIT[/PATH]
 # A repository's file or folder at a commit: owner and name as GitHub spells them, and no query or fragment
 # (https://github.com/good/repo#/blob/<commit>/x.log opens the default branch: issue #61)
-_GITHUB = re.compile(r"https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/(?:blob|tree)/([0-9a-f]{40})(?:/([^?#]*))?$")
 
 
 def one_line(text: str) -> str:
@@ -50,13 +49,6 @@ def date_words(date: str | None) -> str | None:
         return str(parts[0])
     month = f"{MONTHS[parts[1] - 1]} {parts[0]}"
     return month if len(parts) == 2 else f"{parts[2]} {month}"
-
-
-def github_address(url: str | None) -> tuple[str, str, str | None] | None:
-    """The repository (owner/name), commit and path a GitHub address of a file or folder at a commit
-    names, or None (a source's url: web_address has refused what a browser would resolve elsewhere)."""
-    found = _GITHUB.match(url or "")
-    return (found.group(1), found.group(2), found.group(3)) if found else None
 
 
 def repository_at(repository: str, commit: str, path: str | None) -> str:
