@@ -82,7 +82,8 @@ def test_an_engine_without_the_test_names_the_tests_it_has(tmp_path, database):
 @pytest.mark.parametrize(("name", "text", "message"), [
     ("fileio.log", (ROOT / "tests/fixtures/sysbench/web-1.0.20-fileio-rndrw.log").read_text(),
      "a sysbench fileio run: the catalogue compares database runs (oltp_* and tpcc) by transactions per second"),
-    ("notes.txt", "no benchmark here\n" * 100, "no sysbench log of a database or fileio test in it (1 file(s) skipped)"),
+    ("notes.txt", "no benchmark here\n" * 100, "not a sysbench log, /proc/mdstat output, variables dump, my.cnf, "
+     "mdadm --detail or lsblk output (not a sysbench log (no sysbench header, interval or statistics line))"),
     ("cut.log", "".join(LOG.read_text().splitlines(keepends=True)[:20]),
      "the run is cut before its summary (no transactions per second to compare)"),
 ])
@@ -104,6 +105,8 @@ def test_the_command_prints_where_it_lands_and_the_next_step(database):
     assert "It lands at percentile 0: above 0 of them, below 12." in lines
     assert "  1. SupremeRAID RAID 6 (graid-supremeraid-mysql-2023), 64 threads: 7,669.51 tx/s, exact; yours is 0.004x" in lines
     assert "  3. benchdb validate data/<id>" in lines
+    assert ("On the site, your run among the published series: /compare/yours/#test=oltp_read_write&engine=innodb&"
+            "threads=64&tps=30.99&grade=warn") in lines  # warn: a CV of 0.073 over its 10 steady samples (line 2)
     missing = CliRunner().invoke(main, ["compare", str(LOG), "--database", str(database.with_name("none.duckdb"))])
     assert missing.exit_code == 1
     assert missing.output == f"Error: no catalogue database at {database.with_name('none.duckdb')}: run benchdb build first\n"
@@ -131,6 +134,8 @@ def test_the_page_lists_the_same_series_as_the_command(tmp_path, built_site, sit
     expect(chart).to_have_attribute("data-drawn", str(len(landing.series)))
     assert chart.locator("svg circle").count() == len(landing.series) == 12
     assert chart.locator("svg text", has_text="your run").count() == 1
+    assert page.locator("#landing-grade").inner_text() == ("Its quality, as benchdb compare graded your log by the "
+                                                           "run-quality rules: with warnings.")
 
 
 def test_a_forged_fragment_is_named_and_runs_nothing(site_url, page):
@@ -140,6 +145,9 @@ def test_a_forged_fragment_is_named_and_runs_nothing(site_url, page):
         "threads (a whole number from 1 to 100,000).")
     assert page.locator("#landing").get_attribute("data-compared") is None
     assert page.locator("#landing-result").is_hidden()
+    page.goto(site_url + "/compare/yours/#test=oltp_read_write&engine=innodb&threads=64&tps=1&grade=%3Cb%3Egood")
+    expect(page.locator("#landing-error")).to_have_text(
+        "The address gives no run to compare: grade (fail, warn, partial, pass, not graded).")
 
 
 def test_a_fact_the_format_refuses_is_named_by_its_field(tmp_path):

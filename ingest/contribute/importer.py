@@ -73,7 +73,11 @@ _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (
 
 
 class ImportFailed(Exception):
-    pass
+    """Why nothing can be imported; ``skipped``: the files skipped, (path, why), where none was a log."""
+
+    def __init__(self, message: str, *, skipped: list[tuple[str, str]] | None = None) -> None:
+        super().__init__(message)
+        self.skipped = skipped or []
 
 
 @dataclass
@@ -498,7 +502,7 @@ def survey(folder: Path, *, mapping: list[tuple[str, dict]] | None = None, one_s
     found = scan(folder, cite=cite)
     if not found.runs:
         raise ImportFailed(f"{folder}: no sysbench log of a database or fileio test in it "
-                           f"({len(found.skipped)} file(s) skipped)")
+                           f"({len(found.skipped)} file(s) skipped)", skipped=found.skipped)
     return found, group(runs=found.runs, reads=found.settings, root=folder, mapping=mapping, one_system=one_system)
 
 

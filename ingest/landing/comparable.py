@@ -72,11 +72,13 @@ class Landing:
 
 def fragment(landing: Landing) -> str:
     """The address's fragment of the site's page for your run (site/assets/js/landing.js reads it): its
-    test, engine, thread count and TPS; "" where nothing is comparable for want of a test or engine."""
+    test, engine, thread count and TPS, and its grade by the run-quality rules where it has one; "" where
+    nothing is comparable for want of a test or engine."""
     if landing.test is None or landing.engine is None:
         return ""
     run = landing.run
-    return urlencode({"test": landing.test, "engine": landing.engine, "threads": run["threads"], "tps": run["tps"]})
+    given = {"test": landing.test, "engine": landing.engine, "threads": run["threads"], "tps": run["tps"]}
+    return urlencode({**given, **({"grade": run["grade"]} if run.get("grade") else {})})
 
 
 def _quoted(text: str) -> str:
@@ -126,16 +128,25 @@ CATALOGUE_CONFIG = {"enable_external_access": False, "autoinstall_known_extensio
                     "autoload_known_extensions": False, "memory_limit": "2GB", "temp_directory": "",
                     "lock_configuration": True}
 QUERY_SECONDS = 60
-VIEWS_SQL = "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal ORDER BY view_name"
+# What a catalogue defines that runs when a query names it, each (kind, name, definition): its views, its
+# macros and functions (a macro named median was found before the built-in: every TPS came out x1,000,
+# issue #61's seventh pass), its types and sequences. It must be what this version's schema defines.
+DEFINED_SQL = """
+SELECT 'view', view_name, sql FROM duckdb_views() WHERE NOT internal
+UNION ALL SELECT function_type, function_name, coalesce(macro_definition, '') || ' ' || parameters::VARCHAR
+  FROM duckdb_functions() WHERE NOT internal
+UNION ALL SELECT 'type', type_name, logical_type FROM duckdb_types() WHERE NOT internal
+UNION ALL SELECT 'sequence', sequence_name, '' FROM duckdb_sequences()
+ORDER BY ALL"""
 
 
 @functools.cache
-def _our_views() -> dict[str, str]:
-    """The views a catalogue benchdb build writes has: the schema's (database/load.py), as DuckDB keeps them."""
+def _ours() -> frozenset[tuple[str, str, str]]:
+    """What a catalogue benchdb build writes defines: the schema's (database/load.py), as DuckDB keeps it."""
     con = duckdb.connect()
     try:
         create_schema(con)
-        return dict(con.execute(VIEWS_SQL).fetchall())
+        return frozenset(con.execute(DEFINED_SQL).fetchall())
     finally:
         con.close()
 
@@ -163,15 +174,16 @@ def land(yours: YourRun, *, catalogue: Path, facts: dict[str, str]) -> Landing:
     except duckdb.Error as exc:
         raise CompareFailed(f"{printable(str(catalogue))}: not a catalogue database ({str(exc).strip().splitlines()[0]})") from None
     try:
-        views = dict(con.execute(VIEWS_SQL).fetchall())
+        defined = frozenset(con.execute(DEFINED_SQL).fetchall())
     except duckdb.Error as exc:
         con.close()
         raise CompareFailed(f"{printable(str(catalogue))}: not a catalogue database ({str(exc).strip().splitlines()[0]})") from None
-    if views != _our_views():  # a view runs what it says: a tower of 4,096 took 75 s to plan (the sixth pass)
+    if defined != _ours():  # a view runs what it says: a tower of 4,096 took 75 s to plan (the sixth pass)
         con.close()
-        differ = sorted(set(views.items()) ^ set(_our_views().items()))[0][0]
+        kind, name, _ = sorted(defined ^ _ours())[0]
         raise CompareFailed(f"{printable(str(catalogue))}: not a catalogue database benchdb build writes " + (
-            f"(its view {differ!r} is not this version's)" if views else "(it has none of the catalogue's views)"))
+            f"(its {kind} {printable(name)!r} is not this version's)" if any(k == "view" for k, _, _ in defined)
+            else "(it has none of the catalogue's views)"))
     timer = threading.Timer(QUERY_SECONDS, con.interrupt)
     timer.start()
     try:

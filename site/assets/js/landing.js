@@ -15,6 +15,7 @@ const error = document.getElementById("landing-error");
 const result = document.getElementById("landing-result");
 const ENGINES = new Map(rule.engines.map((e) => [e.key, e.label]));  // database/comparable.py's
 const number = new Intl.NumberFormat("en", {maximumFractionDigits: 2});
+const GRADES = new Map(JSON.parse(root.dataset.grades).map((g) => [g.key, g]));  // schema/run-quality.yaml's
 
 // The fragment's figures, each checked: one that is not of its kind is named, and never reaches the SQL
 // (the values the rule's $names stand for are written into it as literals of their checked kind).
@@ -28,7 +29,9 @@ function checked(params) {
   if (!ENGINES.has(engine)) wrong.push(`engine (${[...ENGINES.keys()].join(", ")})`);
   if (!Number.isInteger(threads) || threads < 1 || threads > 100000) wrong.push("threads (a whole number from 1 to 100,000)");
   if (params.get("tps") === null || !Number.isFinite(tps) || tps < 0 || tps > 1e9) wrong.push("tps (transactions a second, a number)");
-  return wrong.length ? {wrong} : {run: {test, engine, threads, tps}};
+  const grade = params.get("grade");  // as benchdb compare graded the log; none when typed in the form
+  if (grade !== null && !GRADES.has(grade)) wrong.push(`grade (${[...GRADES.keys()].join(", ")})`);
+  return wrong.length ? {wrong} : {run: {test, engine, threads, tps, grade}};
 }
 
 function literal(name, run) {
@@ -99,6 +102,13 @@ function show(run, rows) {
       `${run.threads}; your ${number.format(run.tps)} transactions a second is at percentile ${rows[0].percentile} of them.`
     : `No published series of ${run.test} on ${ENGINES.get(run.engine)}: benchdb compare says which tests the ` +
       "catalogue has for the engine.";
+  const graded = document.getElementById("landing-grade");
+  graded.hidden = !run.grade;
+  if (run.grade) {
+    const link = Object.assign(document.createElement("a"), {href: root.dataset.gradesPage, textContent: "the run-quality rules"});
+    graded.replaceChildren(`Its quality, as benchdb compare graded your log by `, link, `: ${GRADES.get(run.grade).label}.`);
+    graded.dataset.grade = run.grade;
+  }
   result.hidden = false;
 }
 
