@@ -6,7 +6,7 @@ virtio disks /dev/vda, /dev/vdb... Only files this script creates are given to t
 they are deleted when the guest has stopped, and so is every process started here.
 
     python3 lab/run.py -- uname -r
-    python3 lab/run.py --disks 4 --disk-mib 128 -- /work/wt63/.venv/bin/python lab/scenario.py
+    python3 lab/run.py --disks 4 --disk-mib 384 -- /work/wt63/.venv/bin/python /work/wt63/lab/scenario.py
 
 The command runs in the guest with /lab-out as its folder; its output is out/job.log.
 """
@@ -81,7 +81,7 @@ def _stop(proc: subprocess.Popen, grace: float = 5) -> None:
             proc.wait()
 
 
-def boot(command: list[str], *, disks: int = 4, disk_mib: int = 128, memory_mib: int = 2048, cpus: int = 2,
+def boot(command: list[str], *, disks: int = 4, disk_mib: int = 384, memory_mib: int = 2048, cpus: int = 2,
          upper: str = "768M", timeout_s: float = 1200, run_dir: Path | None = None, keep_disks: bool = False,
          echo=print) -> dict:
     """Run ``command`` in a fresh guest; a summary (also written to out/lab-run.json)."""
@@ -171,7 +171,7 @@ def _first_float(path: Path) -> float | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--disks", type=int, default=4)
-    parser.add_argument("--disk-mib", type=int, default=128)
+    parser.add_argument("--disk-mib", type=int, default=384)
     parser.add_argument("--memory-mib", type=int, default=2048)
     parser.add_argument("--cpus", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=1200, help="seconds before QEMU is stopped")
