@@ -24,8 +24,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import build  # noqa: E402  (lab/build.py, beside this file)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: the project's root
+from lab import build  # noqa: E402
 
 RUNS = build.CACHE / "runs"
 QEMU = "qemu-system-x86_64"
@@ -126,6 +126,7 @@ def boot(command: list[str], *, disks: int = 4, disk_mib: int = 384, memory_mib:
         started = time.monotonic()
         qemu = subprocess.Popen(argv, stdout=(run_dir / "qemu.log").open("wb"), stderr=subprocess.STDOUT,
                                 start_new_session=True)
+        summary["qemu_pid"] = qemu.pid
         peak, booted_s = 0, None
         while qemu.poll() is None:
             peak = max(peak, _rss_kib(qemu.pid))
