@@ -44,6 +44,7 @@ mount -t devpts devpts /newroot/dev/pts
 mount -t tmpfs tmpfs /newroot/dev/shm
 mount -t tmpfs tmpfs /newroot/tmp
 mount -t tmpfs tmpfs /newroot/run
+mkdir -p /newroot/run/lock  # as systemd-tmpfiles would: iscsiadm locks there
 # the guest has no /etc/mtab of its own when the host's is a file
 [ -L /newroot/etc/mtab ] || ln -sf ../proc/self/mounts /newroot/etc/mtab 2>/dev/null
 

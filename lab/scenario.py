@@ -24,13 +24,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script in the guest: lab/ is a package of the project's root
+from lab import iscsi, nfs, nvme_tcp  # noqa: E402
+
+PROTOCOLS = {"nvme-tcp": nvme_tcp, "iscsi": iscsi, "nfs": nfs}  # each: attach(md, run), detach(run), describe()
 BENCHDB = ROOT / ".venv" / "bin" / "benchdb"
 MD = "/dev/md0"
 MOUNT = Path("/mnt/md0")
 SPEED = Path("/proc/sys/dev/raid")
 EMULATED_NOTE = ("Measured in the lab of issue #63: a QEMU guest under TCG (software emulation of the CPU, "
                  "no KVM), an md RAID {level} array over virtio disks that are sparse files on the host. "
-                 "The figures describe the emulator, not storage: {phase}.")
+                 "{protocol}The figures describe the emulator, not storage: {phase}.")
 
 
 def now() -> str:
@@ -110,7 +114,7 @@ def capture(story: Story, args, *, bundle_id: str, phase: str) -> float:
     story.run([str(BENCHDB), "capture", "--out", str(story.out / "bundles" / bundle_id),
                "--threads", args.threads, "--repetitions", "1", "--time", str(args.time),
                "--tables", "1", "--table-size", str(args.table_size), "--doublewrite", "on", "--compression", "off",
-               "--note", EMULATED_NOTE.format(level=args.level, phase=phase)], env=env)
+               "--note", EMULATED_NOTE.format(level=args.level, phase=phase, protocol=args.protocol_note)], env=env)
     took = time.monotonic() - started
     story.phases[f"capture {bundle_id}"] = round(took, 1)
     return took
@@ -125,7 +129,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table-size", type=int, default=1000)
     parser.add_argument("--rebuild-kib", type=int, default=1000, help="speed_limit_max during the measured rebuild")
     parser.add_argument("--skip-degraded-capture", action="store_true")
+    parser.add_argument("--protocol", choices=["local", *PROTOCOLS], default="local",
+                        help="how the database reaches the array: the guest is its own target (loopback)")
     args = parser.parse_args(argv)
+    stack = PROTOCOLS.get(args.protocol)
+    args.protocol_note = f"The database reached it by {stack.describe()}. " if stack else ""
+    name = f"lab-raid{args.level}" + ("" if args.protocol == "local" else f"-{args.protocol}")
     if not Path("/lab-out/booted").exists():
         raise SystemExit("not in the lab's guest (/lab-out/booted is missing): this formats /dev/vd*")
     story = Story(args.out)
@@ -143,19 +152,27 @@ def main(argv: list[str] | None = None) -> int:
                f"--raid-devices={members}", "--metadata=1.2", *array])
     sampler.start()
     story.run(["mdadm", "--detail", MD])
-    story.run(["mkfs.ext4", "-q", "-F", MD])
     MOUNT.mkdir(parents=True, exist_ok=True)
-    story.run(["mount", "-o", "noatime", MD, str(MOUNT)])
+    if stack is nfs:  # the filesystem is the server's, on the array; the client mounts the export
+        device = nfs.attach(MD, story.run)
+        story.run(["mount", "-t", "nfs4", "-o", nfs.OPTIONS, device, str(MOUNT)])
+    else:
+        device = stack.attach(MD, story.run) if stack else MD
+        if stack:
+            story.event(f"{MD} exported over {args.protocol} and connected as {device}")
+        story.run(["mkfs.ext4", "-q", "-F", device])
+        story.run(["mount", "-o", "noatime", device, str(MOUNT)])
     story.phases["setup"] = round(time.monotonic() - begun, 1)
 
-    capture(story, args, bundle_id=f"lab-raid{args.level}-optimal", phase="the array optimal")
+    capture(story, args, bundle_id=f"{name}-optimal", phase="the array optimal")
 
     failed = array[1]
     story.run(["mdadm", MD, "--fail", failed])
     story.run(["mdadm", MD, "--remove", failed])
     story.run(["mdadm", "--detail", MD])
+    time.sleep(3)  # degraded for three samples at least, even with no capture while degraded
     if not args.skip_degraded_capture:
-        capture(story, args, bundle_id=f"lab-raid{args.level}-degraded", phase=f"the array degraded ({failed} failed)")
+        capture(story, args, bundle_id=f"{name}-degraded", phase=f"the array degraded ({failed} failed)")
     set_speed(story, min_kib=max(1, args.rebuild_kib // 2), max_kib=args.rebuild_kib)
     replacement = spare or failed
     if spare is None:  # RAID 10 here has no fifth disk: the failed member comes back, wiped
@@ -164,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     time.sleep(2)
     during = story.mdstat()
     story.event("rebuilding: " + " ".join(line.strip() for line in during.splitlines() if "recovery" in line))
-    capture(story, args, bundle_id=f"lab-raid{args.level}-rebuilding",
+    capture(story, args, bundle_id=f"{name}-rebuilding",
             phase=f"the array rebuilding onto {replacement}, throttled to {args.rebuild_kib} KiB/s")
     still = "recovery" in story.mdstat()
     story.event(f"capture over; the rebuild {'still running' if still else 'had already finished'}")
@@ -176,10 +193,13 @@ def main(argv: list[str] | None = None) -> int:
     story.stop_sampling.set()
     sampler.join()
     story.run(["umount", str(MOUNT)])
+    if stack:
+        stack.detach(story.run)
+        story.event(f"{args.protocol}: disconnected, the target taken down")
     story.run(["mdadm", "--stop", MD])
     story.phases["total"] = round(time.monotonic() - begun, 1)
-    summary = {"level": args.level, "members": array, "failed": failed, "replacement": replacement,
-               "rebuild_outlasted_capture": still, "seconds": story.phases,
+    summary = {"level": args.level, "protocol": args.protocol, "device": device, "members": array, "failed": failed,
+               "replacement": replacement, "rebuild_outlasted_capture": still, "seconds": story.phases,
                "meminfo": {line.split(":")[0]: line.split(":")[1].strip()
                            for line in Path("/proc/meminfo").read_text().splitlines()[:3]}}
     (args.out / "scenario.json").write_text(json.dumps(summary, indent=2) + "\n")
