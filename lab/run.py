@@ -6,7 +6,7 @@ virtio disks /dev/vda, /dev/vdb... Only files this script creates are given to t
 they are deleted when the guest has stopped, and so is every process started here.
 
     python3 lab/run.py -- uname -r
-    python3 lab/run.py --disks 4 --disk-mib 384 -- /work/wt63/.venv/bin/python /work/wt63/lab/scenario.py
+    python3 lab/run.py --disks 4 --disk-mib 384 -- "$PWD/.venv/bin/python" "$PWD/lab/scenario.py"
 
 The command runs in the guest with /lab-out as its folder; its output is out/job.log.
 """
