@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 ACTIONLINT_VERSION := v1.7.12
 ACTIONLINT := $(BIN)/actionlint
 
-.PHONY: site test serve validate schema docs clean deps mariadb
+.PHONY: site test serve validate schema docs clean deps mariadb lab
 
 deps: $(VENV)/.installed node_modules/.installed
 
@@ -36,6 +36,18 @@ mariadb: /usr/bin/sysbench /usr/sbin/mariadbd
 /usr/bin/sysbench /usr/sbin/mariadbd:
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mariadb-server mariadb-client sysbench
+
+# Issue #63's lab (lab/README.md): Debian's cloud kernel under QEMU (TCG) with md RAID, the host's root
+# shared read-only; tests/test_lab.py runs RAID 1 fail and rebuild with benchdb capture (4 min, 2 cores)
+LAB_TOOLS := /usr/bin/qemu-system-x86_64 /usr/bin/qemu-img /sbin/mdadm /usr/sbin/depmod /bin/busybox
+
+lab: $(VENV)/.installed mariadb $(LAB_TOOLS)
+	$(PYTHON) lab/build.py > /dev/null
+	$(BIN)/pytest tests/test_lab.py -v
+
+$(LAB_TOOLS):
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends qemu-system-x86 qemu-utils mdadm kmod busybox-static
 
 site: deps
 	$(BIN)/benchdb build
