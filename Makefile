@@ -43,7 +43,7 @@ LAB_TOOLS := /usr/bin/qemu-system-x86_64 /usr/bin/qemu-img /sbin/mdadm /usr/sbin
 
 lab: $(VENV)/.installed mariadb $(LAB_TOOLS)
 	$(PYTHON) lab/build.py > /dev/null
-	$(BIN)/pytest tests/test_lab.py -v
+	BENCHDB_LAB=1 $(BIN)/pytest tests/test_lab.py -v
 
 $(LAB_TOOLS):
 	apt-get update

@@ -42,7 +42,7 @@ CHROMIUM_ARGS = [
 # pytest-xdist hands a worker a file at a time (Makefile: --dist loadfile), by default the files of the
 # most tests first: a file of two long tests (test_accessibility.py) then started last. With these
 # first (--no-loadscope-reorder) the suite took 669 s, against 712 and 731 s.
-LONGEST_FIRST = ["test_lab.py", "test_build_atomic.py", "test_catalogue_build.py", "test_like_for_like.py", "test_units.py", "test_sysbench_rules.py", "test_export_cache.py", "test_accessibility.py",
+LONGEST_FIRST = ["test_build_atomic.py", "test_catalogue_build.py", "test_like_for_like.py", "test_units.py", "test_sysbench_rules.py", "test_export_cache.py", "test_accessibility.py",
                  "test_stage.py", "test_embed_safety.py", "test_sql.py", "test_explore.py", "test_shards.py",
                  "test_browser.py", "test_facet_pages.py", "test_search.py", "test_cli.py", "test_runs.py",
                  "test_capture.py"]
