@@ -32,6 +32,7 @@ from ..parsers.sysbench_intervals import INTEGER_COLUMNS, INTEGER_RANGE, INTERVA
 from ..parsers.sysbench_intervals import MAX_SAMPLES as RUN_SAMPLES
 from ..parsers.sysbench_recheck import unrecorded
 from ..parsers.sysbench_rows import EXTRA_INTERVAL_COLUMNS
+from ..plumbing.beside import written_beside
 from ..plumbing.text import printable
 from .parquet_pages import PageProblem, check_pages
 
@@ -129,14 +130,11 @@ def _write(table: pa.Table, path: Path, *, header: str, origin: dict) -> None:
     tie = json.dumps(FiguresOrigin.model_validate(origin).model_dump(), ensure_ascii=False)
     coded = [f.name for f in table.schema if f.name not in ("line", "t_s") and pa.types.is_integer(f.type)]
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".figures-{os.getpid()}.tmp")  # short: a name of 250 bytes is a legal figures file's
-    try:
-        with pq.ParquetWriter(tmp, table.schema, use_dictionary=coded, **_WRITE) as writer:
-            writer.write_table(table)
-            writer.add_key_value_metadata({RUN_KEY: header, ORIGIN_KEY: tie})
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    # (a short name: one of 250 bytes is a legal figures file's)
+    with written_beside(path, prefix=".figures-") as f, \
+            pq.ParquetWriter(f, table.schema, use_dictionary=coded, **_WRITE) as writer:
+        writer.write_table(table)
+        writer.add_key_value_metadata({RUN_KEY: header, ORIGIN_KEY: tie})
 
 
 # --- the run's figures (shared with cited_lines.py) -------------------------------------------------
@@ -351,6 +349,14 @@ def _bounded(path: Path, most: int) -> tuple[pq.FileMetaData | None, bytes, list
     rows = sum(meta.row_group(g).num_rows for g in range(meta.num_row_groups))
     if rows != meta.num_rows:
         return refused(f"its footer says {meta.num_rows:,} samples and its row groups hold {rows:,}")
+    groups = [meta.row_group(g) for g in range(meta.num_row_groups)]
+    # no row group of none, nor one of a negative count or size (10,000 empty groups took 9.5 s; one of -2^40
+    # bytes let another chunk say +2^40 and a page of 2 GiB pass: issue #61's eighth pass)
+    if any(g.num_rows < 0 or g.num_rows == 0 and rows for g in groups) or not rows and len(groups) > 1:
+        return refused("a row group of no samples (or fewer): a figures file's row groups each hold samples")
+    if any(min(c.total_uncompressed_size, c.total_compressed_size, c.num_values) < 0
+           for g in groups for c in (g.column(i) for i in range(g.num_columns))):
+        return refused("a column chunk of a negative size or count of values")
     if rows > MAX_SAMPLES:
         return refused(f"{rows:,} samples: more than the {MAX_SAMPLES:,} a figures file may hold")
     if rows > most:

@@ -21,13 +21,14 @@ import hashlib
 import json
 import os
 import re
-import shutil
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
 from schema.models import SCHEMA_VERSION
 
+from ..plumbing.beside import written_beside
 from . import cited, cited_lines
 from .fields import metric
 from .files import bundle_file, linked
@@ -319,11 +320,5 @@ def replace_text(file: Path, text: str) -> None:
     """``file`` holding ``text`` (its line endings as given: migrated() keeps the file's), or as it was:
     written beside it and moved into its place (written in place, a full disk cut a bundle.yaml of
     24,348 bytes at 16,384: issue #61's fourth pass)."""
-    tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        shutil.copymode(file, tmp)
-        os.replace(tmp, file)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with written_beside(file, prefix=f".{file.name}.", mode=stat.S_IMODE(os.lstat(file).st_mode)) as f:
+        f.write(text.encode("utf-8"))
