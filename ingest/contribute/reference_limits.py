@@ -44,6 +44,8 @@ def limits() -> list[tuple[str, str, str, str]]:
          f"{low:,} to {high:,}", "ingest/parsers/sysbench_intervals.py"),
         ("a figures file of JSON Lines (`benchdb migrate`)", "size", _bytes(cited_lines.MAX_FILE_BYTES),
          "ingest/bundles/cited_lines.py"),
+        ("a my.cnf `benchdb import` reads", "files it includes, however deep", f"{server_settings.MAX_INCLUDED:,}",
+         "ingest/contribute/server_settings.py"),
         ("a settings file `benchdb import` reads (my.cnf, variables dump, command line)", "settings",
          f"{server_settings.MAX_SETTINGS:,}", "ingest/contribute/server_settings.py"),
         ("a file `benchdb import` reads", "size", _bytes(IMPORT_FILE_BYTES), "ingest/contribute/importer.py"),

@@ -34,6 +34,7 @@ COMMAND_OPTION = re.compile(r"--(?:loose[-_])?([A-Za-z][A-Za-z0-9_-]*)=(\"[^\"]*
 UNITS = {"K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6}
 SIZE = re.compile(r"^(\d{1,20})([KMGTPE])?$", re.I)  # 20 digits: a 64-bit size; 5,000 were a traceback (issue #61)
 MAX_INCLUDES = 16  # !include within !include (600 ended in a RecursionError)
+MAX_INCLUDED = 32  # files (and folders) one my.cnf includes in all, however deep (a server's: a few)
 MAX_SMALL_BYTES = 16 * 2**20  # a settings file (and mdadm's or lsblk's output) is read whole: at most this
 RELEVANT = re.compile(r"^(innodb_\w+|sync_binlog|version|log_bin|binlog_format|max_connections|table_open_cache)$")
 
@@ -152,11 +153,19 @@ def _include(kind: str, target: str, *, base: Path, root: Path, rel: str, number
     if depth > MAX_INCLUDES:
         into.notes.append(f"{rel} line {number}: !{kind} {target} is more than {MAX_INCLUDES} includes deep: not read")
         return
+    if kind == "includedir":  # a folder is read once (N files each saying !includedir . cost N^3: the eighth pass)
+        if ("folder", path.resolve()) in seen:
+            return
+        seen.add(("folder", path.resolve()))
     files = sorted(path.glob("*.cnf")) if kind == "includedir" else [path]
     for file in files:
-        shown = Path(os.path.relpath(file, root)).as_posix()
         if file.resolve() in seen:
             continue
+        shown = Path(os.path.relpath(file, root)).as_posix()
+        if len(seen) > MAX_INCLUDED:
+            into.notes.append(f"{rel} line {number}: {shown} and the rest: more than the {MAX_INCLUDED:,} files one "
+                              "my.cnf may include: not read")
+            return
         try:
             text = _small_file(file)
         except OSError as exc:  # (unreadable, or gone since the listing: a traceback, issue #61's seventh pass)
