@@ -44,18 +44,23 @@ def test_migrate_refuses_a_figures_path_that_leaves_the_bundle(tmp_path, named):
     assert f"figures: {path}" in (folder / "bundle.yaml").read_text()
 
 
-def test_a_catalogue_whose_macro_shadows_a_built_in_is_refused(tmp_path, database):
-    """A macro median(x) AS max(x) * 1000 in the catalogue was found before the built-in: every published
-    TPS x1,000, the run at percentile 0 instead of 60 (M1)."""
-    forged = tmp_path / "macro.duckdb"
+def refusal_of(tmp_path, database, statement: str) -> tuple[Path, str]:
+    """The catalogue ``database`` copied, ``statement`` run on the copy, and why compare refuses it."""
+    forged = tmp_path / "forged.duckdb"
     shutil.copyfile(database, forged)
     with duckdb.connect(str(forged)) as con:
-        con.execute("CREATE MACRO median(x) AS max(x) * 1000")
+        con.execute(statement)
     (tmp_path / "work").mkdir()
     with pytest.raises(CompareFailed) as caught:
         land(load_your_run(LOG, facts=FACTS, work=tmp_path / "work"), catalogue=forged, facts=FACTS)
-    assert str(caught.value) == (f"{forged}: not a catalogue database benchdb build writes (its macro 'median' is "
-                                 "not this version's)")
+    return forged, str(caught.value)
+
+
+def test_a_catalogue_whose_macro_shadows_a_built_in_is_refused(tmp_path, database):
+    """A macro median(x) AS max(x) * 1000 in the catalogue was found before the built-in: every published
+    TPS x1,000, the run at percentile 0 instead of 60 (M1)."""
+    forged, said = refusal_of(tmp_path, database, "CREATE MACRO median(x) AS max(x) * 1000")
+    assert said == f"{forged}: not a catalogue database benchdb build writes (its macro 'median' is not this version's)"
 
 
 def test_a_log_larger_than_import_reads_is_refused_before_it_is_copied(tmp_path, monkeypatch):

@@ -134,8 +134,8 @@ def test_the_page_lists_the_same_series_as_the_command(tmp_path, built_site, sit
     expect(chart).to_have_attribute("data-drawn", str(len(landing.series)))
     assert chart.locator("svg circle").count() == len(landing.series) == 12
     assert chart.locator("svg text", has_text="your run").count() == 1
-    assert page.locator("#landing-grade").inner_text() == ("Its quality, as benchdb compare graded your log by the "
-                                                           "run-quality rules: with warnings.")
+    assert page.locator("#landing-grade").inner_text() == ("Its quality by the run-quality rules, as the link says "
+                                                           "benchdb compare graded the log: with warnings.")
 
 
 def test_a_forged_fragment_is_named_and_runs_nothing(site_url, page):

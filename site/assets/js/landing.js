@@ -106,7 +106,8 @@ function show(run, rows) {
   graded.hidden = !run.grade;
   if (run.grade) {
     const link = Object.assign(document.createElement("a"), {href: root.dataset.gradesPage, textContent: "the run-quality rules"});
-    graded.replaceChildren(`Its quality, as benchdb compare graded your log by `, link, `: ${GRADES.get(run.grade).label}.`);
+    graded.replaceChildren(`Its quality by `, link, `, as the link says benchdb compare graded the log: ` +
+      `${GRADES.get(run.grade).label}.`);  // (the address's word: a link can be forged, as its figures can)
     graded.dataset.grade = run.grade;
   }
   result.hidden = false;
