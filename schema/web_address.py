@@ -9,6 +9,10 @@ import urllib.parse
 
 # A host name of the web: dot-separated labels, the last of letters (a top-level domain, or its punycode);
 # a name beyond ASCII is refused with its punycode below. Not an IP address, in any of its spellings.
+# Characters that do not show, or show as nothing but space: controls, formats, separators, combining
+# marks on nothing, and the Hangul and braille fillers (NBSP, U+3000, U+2800 passed: the eighth pass)
+_HIDDEN = ("Cc", "Cf", "Zs", "Zl", "Zp", "Mn", "Me")
+_FILLERS = "\u115f\u1160\u3164\uffa0\u2800"
 # A GitHub address of a file or folder at a commit: its repository (owner/name), commit and path.
 GITHUB = re.compile(r"https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/(?:blob|tree)/([0-9a-f]{40})(?:/([^?#]*))?$")
 _REPOSITORY = re.compile(r"https://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+?)(?:\.git)?(?:[/?#]|$)")
@@ -41,7 +45,7 @@ def web_address(text: str) -> str:
         except UnicodeError:
             shown = ""
         raise ValueError(f"a host of letters beyond ASCII ({host!r}), which can pass for another's{shown}")
-    hidden = [c for c in text if unicodedata.category(c) in ("Cc", "Cf")]
+    hidden = [c for c in text if unicodedata.category(c) in _HIDDEN or c.isspace() or c in _FILLERS]
     if hidden:  # a zero-width space in a path showed nothing and went to x%E2%80%8B (issue #61's seventh pass)
         raise ValueError(f"a character that does not show (U+{ord(hidden[0]):04X}) in the address: it goes to "
                          "another one than it seems to name")

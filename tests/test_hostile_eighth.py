@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 
+import pytest
 from click.testing import CliRunner
 
 from parquet_footer import I64, columns, join_file, split_file
@@ -82,3 +83,27 @@ def test_a_catalogue_whose_table_is_not_this_version_s_is_refused(tmp_path, data
     --json: the catalogue's tables were not compared (M1, M2)."""
     forged, said = refusal_of(tmp_path, database, "ALTER TABLE measurements ALTER value TYPE DECIMAL(18,3)")
     assert said == f"{forged}: not a catalogue database benchdb build writes (its table 'measurements' is not this version's)"
+
+
+def test_characters_that_show_as_nothing_are_refused_in_an_address():
+    """NBSP, U+3000, the braille blank and the Hangul filler passed where U+200B was refused (L1)."""
+    from schema.web_address import web_address
+    at = "https://github.com/Example-Lab/results/tree/0123456789abcdef0123456789abcdef01234567/x"
+    for hidden in ("\u00a0", "\u3000", "\u2800", "\u3164", "\ufe0f", " "):
+        with pytest.raises(ValueError, match=rf"a character that does not show \(U\+{ord(hidden):04X}\)"):
+            web_address(at + hidden)
+    assert web_address(at + "é") == at + "é"
+
+
+def test_a_swap_area_and_a_mounted_folder_are_refused_by_a_plan(tmp_path):
+    """An active swap area was only "a signature (swap)" where blkid saw one, and --mount / was taken, its
+    teardown an umount / (L2)."""
+    from ingest.contribute.capture_devices import DeviceRefused, check_mount, holds
+    image = tmp_path / "swap.img"
+    image.write_bytes(bytes(4096))
+    swaps = f"Filename\tType\tSize\tUsed\tPriority\n{image}\tfile\t4\t0\t-2\n"
+    assert holds(str(image), swaps=swaps) == ("an active swap area",)
+    with pytest.raises(DeviceRefused, match="^--mount /: give an absolute folder other than /"):
+        check_mount("/", mounts="")
+    with pytest.raises(DeviceRefused, match="something is mounted there now"):
+        check_mount(str(tmp_path), mounts=f"/dev/sdz1 {tmp_path} ext4 rw 0 0\n")

@@ -27,7 +27,8 @@ class Held:
     holds: tuple[str, ...]  # in words: "a filesystem (ext4)", "a mount at /srv", ...
 
 
-def holds(device: str, *, mounts: str | None = None, sys_block: Path = Path("/sys/class/block")) -> tuple[str, ...]:
+def holds(device: str, *, mounts: str | None = None, swaps: str | None = None,
+          sys_block: Path = Path("/sys/class/block")) -> tuple[str, ...]:
     """What ``device`` holds, in words; () when nothing was found. DeviceRefused when it is no block device
     nor regular file, or cannot be probed."""
     try:
@@ -42,6 +43,9 @@ def holds(device: str, *, mounts: str | None = None, sys_block: Path = Path("/sy
         fields = line.split()
         if len(fields) >= 2 and (fields[0] == real or stat.S_ISBLK(info.st_mode) and _partition_of(fields[0], real)):
             found.append(f"a mount at {fields[1].encode().decode('unicode_escape')}")
+    swaps = Path("/proc/swaps").read_text() if swaps is None and Path("/proc/swaps").exists() else swaps or ""
+    if any(line.split()[:1] == [real] for line in swaps.splitlines()[1:]):
+        found.append("an active swap area")
     if stat.S_ISBLK(info.st_mode):
         name = Path(real).name
         holders = sorted(p.name for p in (sys_block / name / "holders").glob("*"))
@@ -90,3 +94,15 @@ def check_devices(devices: list[str], *, destroy: list[str], **reading) -> list[
         raise DeviceRefused("\n".join(f"{h.device} holds {', '.join(h.holds)}: refused; if its data may be destroyed, "
                                       f"name it: --destroy-data {h.device}" for h in refused))
     return held
+
+
+def check_mount(mount: str, *, mounts: str | None = None) -> None:
+    """DeviceRefused unless ``mount`` is an absolute path where nothing is mounted now: the plan mounts its
+    storage there and its teardown unmounts it (--mount / would have unmounted the root: the eighth pass)."""
+    real = os.path.realpath(mount)
+    if not os.path.isabs(mount) or real == "/":
+        raise DeviceRefused(f"--mount {mount}: give an absolute folder other than /, where the plan's storage goes")
+    table = mounts if mounts is not None else Path("/proc/self/mounts").read_text()
+    mounted = {f[1].encode().decode("unicode_escape") for f in (line.split() for line in table.splitlines()) if len(f) > 1}
+    if real in mounted:
+        raise DeviceRefused(f"--mount {mount}: something is mounted there now, and the plan's teardown would unmount it")

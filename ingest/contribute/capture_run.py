@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .capture import CaptureError
-from .capture_devices import DeviceRefused, check_devices
+from .capture_devices import DeviceRefused, check_devices, check_mount
 from .capture_plans import SPEED_LIMIT, PlanRefused, array_state, protocol, raid_levels
 
 
@@ -40,6 +40,7 @@ def print_plan(plan: str | None, *, devices: list[str], destroy: list[str], moun
             raise PlanRefused(f"--plan {plan} takes the drives of its array: give --device for each")
         if plan == "protocol" and devices:
             raise PlanRefused("--plan protocol takes --local, --nfs, --iscsi and --nvme-tcp, not --device")
+        check_mount(mount)
         held = check_devices(used, destroy=destroy)
         if plan == "raid-levels":
             made = raid_levels(devices, mount=mount, filesystem=filesystem, levels=levels or None)
