@@ -7,6 +7,7 @@ signatures by blkid's low-level probe (util-linux), the mounts from /proc/self/m
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 from dataclasses import dataclass
@@ -39,10 +40,9 @@ def holds(device: str, *, mounts: str | None = None, swaps: str | None = None,
         raise DeviceRefused(f"{device}: not a block device (nor a disk image)")
     found = list(_signatures(device))
     real = os.path.realpath(device)
-    for line in (mounts if mounts is not None else Path("/proc/self/mounts").read_text()).splitlines():
-        fields = line.split()
-        if len(fields) >= 2 and (fields[0] == real or stat.S_ISBLK(info.st_mode) and _partition_of(fields[0], real)):
-            found.append(f"a mount at {fields[1].encode().decode('unicode_escape')}")
+    for source, target in _mounted(mounts):
+        if source == real or stat.S_ISBLK(info.st_mode) and _partition_of(source, real):
+            found.append(f"a mount at {target}")
     swaps = Path("/proc/swaps").read_text() if swaps is None and Path("/proc/swaps").exists() else swaps or ""
     if any(line.split()[:1] == [real] for line in swaps.splitlines()[1:]):
         found.append("an active swap area")
@@ -55,6 +55,15 @@ def holds(device: str, *, mounts: str | None = None, swaps: str | None = None,
         if parts:
             found.append(f"partitions ({', '.join(parts)})")
     return tuple(found)
+
+
+def _mounted(mounts: str | None) -> list[tuple[str, str]]:
+    """Each mount's (source, target), from ``mounts`` or /proc/self/mounts, its octal escapes (\\040, a
+    space) read back into the UTF-8 name they stand for."""
+    table = mounts if mounts is not None else Path("/proc/self/mounts").read_text()
+    unescaped = (lambda f: re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), f.encode())
+                 .decode("utf-8", "replace"))
+    return [(unescaped(f[0]), unescaped(f[1])) for f in (line.split() for line in table.splitlines()) if len(f) >= 2]
 
 
 def _partition_of(name: str, device: str) -> bool:
@@ -102,7 +111,5 @@ def check_mount(mount: str, *, mounts: str | None = None) -> None:
     real = os.path.realpath(mount)
     if not os.path.isabs(mount) or real == "/":
         raise DeviceRefused(f"--mount {mount}: give an absolute folder other than /, where the plan's storage goes")
-    table = mounts if mounts is not None else Path("/proc/self/mounts").read_text()
-    mounted = {f[1].encode().decode("unicode_escape") for f in (line.split() for line in table.splitlines()) if len(f) > 1}
-    if real in mounted:
+    if real in {target for _, target in _mounted(mounts)}:
         raise DeviceRefused(f"--mount {mount}: something is mounted there now, and the plan's teardown would unmount it")
